@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A client that sends ``Endpoint``s over a `URLSession` and decodes what comes back.
+///
+/// Only `session` is required, so `struct MovieClient: APIClient { let session: URLSession }`
+/// is a complete client; the other requirements have defaults you can override:
+///
+/// ```swift
+/// let page: Result<MoviePage, APIError> = await client.fetch(MovieAPI.popular(page: 1))
+/// ```
+///
+/// Every way of sending (``fetch(_:as:)``, ``send(_:as:)``, ``fetch(_:as:completion:)``,
+/// ``fetch(with:as:)`` and ``response(for:)-(Endpoint)``) goes through one path: build the
+/// request, send it, check the status against ``acceptableStatusCodes``, decode.
+public protocol APIClient: Sendable {
+    /// The session that sends requests. Keep one per client for the client's whole life.
+    var session: URLSession { get }
+    /// Decodes response bodies; a plain `JSONDecoder()` by default.
+    var decoder: JSONDecoder { get }
+    /// Encodes ``HTTPTask/requestJSONBody(_:urlParameters:)`` bodies; a plain `JSONEncoder()` by default.
+    var encoder: JSONEncoder { get }
+    /// The status codes treated as success; `200..<300` by default. Others fail with ``APIError/unacceptableStatusCode(_:_:)``.
+    var acceptableStatusCodes: Set<Int> { get }
+    /// The queue on which ``fetch(_:as:completion:)`` calls its completion; `.main` by default.
+    var callbackQueue: DispatchQueue { get }
+}
+
+/// `200..<300`, built once.
+private let successStatusCodes = Set(200..<300)
+
+extension APIClient {
+    /// A new `JSONDecoder()`.
+    public var decoder: JSONDecoder { JSONDecoder() }
+    /// A new `JSONEncoder()`.
+    public var encoder: JSONEncoder { JSONEncoder() }
+    /// `200..<300`.
+    public var acceptableStatusCodes: Set<Int> { successStatusCodes }
+    /// `DispatchQueue.main`.
+    public var callbackQueue: DispatchQueue { .main }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A ready ``APIClient``: `NetworkClient()` works as it is, and every setting has a default.
+///
+/// Create one and keep it: it owns one `URLSession` for its whole life, because connections
+/// are reused only within a session and short-lived sessions are costly (and on Linux,
+/// tearing them down can crash).
+public struct NetworkClient: APIClient {
+    /// The session this client sends through.
+    public let session: URLSession
+    /// Decodes response bodies.
+    public let decoder: JSONDecoder
+    /// Encodes `Encodable` bodies.
+    public let encoder: JSONEncoder
+    /// The status codes treated as success.
+    public let acceptableStatusCodes: Set<Int>
+    /// The queue for completion handlers.
+    public let callbackQueue: DispatchQueue
+
+    /// Creates a client with its own session.
+    /// - Parameters:
+    ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
+    ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
+    ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
+    ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - callbackQueue: The queue for completion handlers; `.main` by default.
+    public init(
+        configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder(),
+        acceptableStatusCodes: Set<Int> = Set(200..<300),
+        callbackQueue: DispatchQueue = .main
+    ) {
+        self.init(
+            session: URLSession(configuration: configuration),
+            decoder: decoder,
+            encoder: encoder,
+            acceptableStatusCodes: acceptableStatusCodes,
+            callbackQueue: callbackQueue
+        )
+    }
+
+    /// Creates a client over a session you own, such as `URLSession.shared` or a stubbed one.
+    /// - Parameters:
+    ///   - session: The session to send through.
+    ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
+    ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
+    ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - callbackQueue: The queue for completion handlers; `.main` by default.
+    public init(
+        session: URLSession,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder(),
+        acceptableStatusCodes: Set<Int> = Set(200..<300),
+        callbackQueue: DispatchQueue = .main
+    ) {
+        self.session = session
+        self.decoder = decoder
+        self.encoder = encoder
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.callbackQueue = callbackQueue
+    }
+
+    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)`` uses by default.
+    ///
+    /// `URLSessionConfiguration.default` with no `URLCache` (on Linux a cache makes mass
+    /// cancellation crash, and API responses rarely want one) and up to 64 connections per
+    /// host instead of 6, so concurrent requests do not queue behind a few sockets.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.default
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpMaximumConnectionsPerHost = 64
+        return configuration
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// One parameter value sorted into the kinds the encoders know how to write.
+///
+/// Classification looks one level deep; encoders recurse into `.array` and `.dictionary`
+/// themselves, so no intermediate tree is built.
+enum ParameterValue {
+    /// `nil` (an empty optional or `NSNull`).
+    case null
+    case bool(Bool)
+    /// A finite number, already formatted (`42`, `1.5`, `1e-07`).
+    case number(String)
+    case string(String)
+    case array([Any])
+    case dictionary([String: Any])
+
+    /// Sorts `value` into a kind, or returns `nil` when no encoder can write it.
+    init?(_ value: Any) {
+        // Objective-C numbers (from JSONSerialization, say) first: on Apple platforms an
+        // `NSNumber` holding 1 would otherwise also cast to `Bool`.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.stringValue)
+            return
+        }
+        switch value {
+        case let string as String: self = .string(string)
+        case let bool as Bool: self = .bool(bool)
+        case let integer as any BinaryInteger: self = .number(String(describing: integer))
+        case let double as Double:
+            guard double.isFinite else { return nil }
+            self = .number(String(describing: double))
+        case let float as Float:
+            guard float.isFinite else { return nil }
+            self = .number(String(describing: float))
+        case let decimal as Decimal:
+            guard !decimal.isNaN else { return nil }
+            self = .number(decimal.description)
+        case let array as [Any]: self = .array(array)
+        case let dictionary as [String: Any]: self = .dictionary(dictionary)
+        case is NSNull: self = .null
+        case let optional as any OptionalParameter:
+            guard let wrapped = optional.wrappedParameter else {
+                self = .null
+                return
+            }
+            self.init(wrapped)
+        default: return nil
+        }
+    }
+
+    /// The error for a value at `keyPath` that no encoder can write.
+    static func unsupported(_ value: Any, at keyPath: String) -> APIError {
+        let reason =
+            switch value {
+            case let double as Double where !double.isFinite: "\(double) is not a finite number"
+            case let float as Float where !float.isFinite: "\(float) is not a finite number"
+            case let decimal as Decimal where decimal.isNaN: "NaN is not a number"
+            default:
+                "\(type(of: value)) is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
+            }
+        return .encodingFailed("parameter '\(keyPath)': \(reason)")
+    }
+}
+
+/// Lets classification unwrap an `Optional` hidden inside `Any`.
+private protocol OptionalParameter {
+    var wrappedParameter: Any? { get }
+}
+
+extension Optional: OptionalParameter {
+    fileprivate var wrappedParameter: Any? {
+        switch self {
+        case .some(let wrapped): wrapped
+        case .none: nil
+        }
+    }
+}
+
+extension Dictionary where Key == String {
+    /// The entries sorted by key, so encoded output is deterministic.
+    var sortedByKey: [(key: String, value: Value)] {
+        sorted { $0.key < $1.key }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension Endpoint {
+    /// Builds the `URLRequest` this endpoint describes, without sending it.
+    ///
+    /// The URL is `base` and `path` joined with exactly one `/`, the path percent-encoded, and the
+    /// task's URL parameters appended to any query `base` carries. Headers are the endpoint's, then the
+    /// task's additional headers; a body encoder sets `Content-Type` only if none was set.
+    /// - Parameter encoder: The encoder for ``HTTPTask/requestJSONBody(_:urlParameters:)``; a plain `JSONEncoder()` by default.
+    /// - Throws: ``APIError/invalidURL(_:)``, ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
+    public func urlRequest(encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
+        guard method.isValidToken else {
+            throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
+        }
+        let content = try RequestContent(task: task, encoder: encoder, formEncoder: formParameterEncoder)
+        if content.body != nil, !method.allowsRequestBody {
+            throw .invalidRequest(
+                "a \(method.rawValue) request cannot carry a body; send the values as urlParameters or use another method"
+            )
+        }
+        let query = try content.urlParameters.map { parameters throws(APIError) in
+            try urlParameterEncoder.serializer.string(from: parameters)
+        }
+        var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? ""))
+        request.httpMethod = method.rawValue
+        if let timeout {
+            guard timeout.isFinite, timeout > 0 else {
+                throw .invalidRequest("timeout must be a positive number of seconds, not \(timeout)")
+            }
+            request.timeoutInterval = timeout
+        }
+
+        let headers = headers.merging(content.headers)
+        if let invalid = headers.firstInvalidField {
+            throw .invalidRequest(
+                "header '\(invalid.name)' cannot be sent: names must be tokens and values must not contain CR, LF or NUL"
+            )
+        }
+        for header in headers {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+        }
+        if let body = content.body {
+            request.httpBody = body.data
+            request.setContentTypeIfMissing(body.contentType)
+        }
+        return request
+    }
+}
+
+/// What an ``HTTPTask`` contributes to a request, worked out before the request exists.
+private struct RequestContent {
+    var urlParameters: Parameters?
+    var headers = HTTPHeaders()
+    var body: (data: Data, contentType: String)?
+
+    init(task: HTTPTask, encoder: JSONEncoder, formEncoder: FormParameterEncoder) throws(APIError) {
+        switch task {
+        case .request:
+            break
+        case .requestParameters(let bodyParameters, let bodyEncoding, let urlParameters):
+            self.urlParameters = urlParameters
+            body = try Self.encode(bodyParameters, as: bodyEncoding, formEncoder: formEncoder)
+        case .requestParametersAndHeaders(let bodyParameters, let bodyEncoding, let urlParameters, let additional):
+            self.urlParameters = urlParameters
+            headers = additional
+            body = try Self.encode(bodyParameters, as: bodyEncoding, formEncoder: formEncoder)
+        case .requestJSONBody(let value, let urlParameters):
+            self.urlParameters = urlParameters
+            do {
+                body = (try encoder.encode(value), JSONParameterEncoder.contentType)
+            } catch let error as EncodingError {
+                throw .encodingFailed(error.summary(encoding: type(of: value)))
+            } catch {
+                throw .encodingFailed("\(type(of: value)): \(error)")
+            }
+        case .requestData(let data, let contentType):
+            headers.contentType = contentType
+            body = (data, contentType)
+        }
+    }
+
+    private static func encode(
+        _ parameters: Parameters?,
+        as encoding: BodyEncoding,
+        formEncoder: FormParameterEncoder
+    ) throws(APIError) -> (data: Data, contentType: String)? {
+        guard let parameters else { return nil }
+        switch encoding {
+        case .json:
+            return (try JSONParameterEncoder.data(for: parameters), JSONParameterEncoder.contentType)
+        case .formURLEncoded:
+            return (Data(try formEncoder.serializer.serialize(parameters)), FormParameterEncoder.contentType)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A description of one API call: where it goes, how, and what it carries.
+///
+/// Describe an API as an enum with one case per call; only `base` and `path` are required:
+///
+/// ```swift
+/// enum MovieAPI: Endpoint {
+///     case popular(page: Int)
+///     var base: String { "https://api.themoviedb.org/3" }
+///     var path: String { "/movie/popular" }
+///     var task: HTTPTask {
+///         switch self {
+///         case .popular(let page): .requestParameters(urlParameters: ["page": page])
+///         }
+///     }
+/// }
+/// ```
+///
+/// ``urlRequest(encoder:)`` turns an endpoint into a `URLRequest` without sending anything;
+/// an ``APIClient`` sends it.
+public protocol Endpoint {
+    /// The absolute base URL, which may carry a path and a query, for example `"https://api.example.com/v3?lang=en"`.
+    var base: String { get }
+    /// The path appended to `base` with exactly one `/` between them; it is percent-encoded for you, so write it unescaped.
+    var path: String { get }
+    /// The HTTP method; `.get` by default.
+    var method: HTTPMethod { get }
+    /// Headers sent with the request; none by default.
+    var headers: HTTPHeaders { get }
+    /// The parameters and body; `.request` (none) by default.
+    var task: HTTPTask { get }
+    /// The request timeout in seconds; `nil` (the default) uses the session's `timeoutIntervalForRequest`.
+    var timeout: TimeInterval? { get }
+    /// How URL parameters are written into the query; ``URLParameterEncoder/init(arrayEncoding:boolEncoding:)`` defaults by default.
+    var urlParameterEncoder: URLParameterEncoder { get }
+    /// How form bodies are written; ``FormParameterEncoder/init(arrayEncoding:boolEncoding:)`` defaults by default.
+    var formParameterEncoder: FormParameterEncoder { get }
+}
+
+extension Endpoint {
+    /// `.get`.
+    public var method: HTTPMethod { .get }
+    /// No headers.
+    public var headers: HTTPHeaders { HTTPHeaders() }
+    /// `.request`: no parameters and no body.
+    public var task: HTTPTask { .request }
+    /// `nil`: the session's timeout applies.
+    public var timeout: TimeInterval? { nil }
+    /// `key[]=v` arrays and `true`/`false` bools.
+    public var urlParameterEncoder: URLParameterEncoder { URLParameterEncoder() }
+    /// `key[]=v` arrays and `true`/`false` bools.
+    public var formParameterEncoder: FormParameterEncoder { FormParameterEncoder() }
+}

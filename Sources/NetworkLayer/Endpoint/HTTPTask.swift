@@ -1,0 +1,49 @@
+import Foundation
+
+/// Request parameters as a heterogeneous dictionary, so nested literals need no casts.
+///
+/// Values may be `String`, `Bool`, any integer, `Double`, `Float`, `Decimal`, optionals of
+/// these, and arrays and dictionaries of them, nested to any depth. Anything else fails to
+/// encode with ``APIError/encodingFailed(_:)`` naming the key.
+public typealias Parameters = [String: Any]
+
+/// How ``HTTPTask/requestParameters(bodyParameters:bodyEncoding:urlParameters:)`` encodes its body parameters.
+public enum BodyEncoding: Sendable, Hashable {
+    /// A JSON object, `Content-Type: application/json`.
+    case json
+    /// A form, `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
+    case formURLEncoded
+}
+
+/// What a request carries besides its URL and headers: query parameters and a body.
+///
+/// A body is only allowed for methods that take one: building a `GET` or `HEAD` request
+/// with a body fails with ``APIError/invalidRequest(_:)`` instead of sending it.
+public enum HTTPTask {
+    /// No parameters and no body.
+    case request
+
+    /// Body parameters encoded as ``BodyEncoding`` (JSON by default) and URL parameters in the query.
+    ///
+    /// `nil` means "none"; an empty dictionary still produces an (empty) body.
+    case requestParameters(
+        bodyParameters: Parameters? = nil,
+        bodyEncoding: BodyEncoding = .json,
+        urlParameters: Parameters? = nil
+    )
+
+    /// Like ``requestParameters(bodyParameters:bodyEncoding:urlParameters:)``, plus headers that
+    /// are added on top of the endpoint's (their values win).
+    case requestParametersAndHeaders(
+        bodyParameters: Parameters? = nil,
+        bodyEncoding: BodyEncoding = .json,
+        urlParameters: Parameters? = nil,
+        additionalHeaders: HTTPHeaders
+    )
+
+    /// An `Encodable` value as a JSON body, encoded with the client's `JSONEncoder`, and URL parameters in the query.
+    case requestJSONBody(any Encodable, urlParameters: Parameters? = nil)
+
+    /// Raw bytes as the body, sent with the given `Content-Type` (it replaces one set in the endpoint's headers).
+    case requestData(Data, contentType: String)
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Everything that can go wrong between describing a request and holding its decoded value.
+///
+/// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
+/// anything is sent; the transport fails with `requestFailed`, `timedOut` or `cancelled`;
+/// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
+/// with `invalidData` or `decodingFailed`. Each case has a readable ``description``.
+public enum APIError: Error, Sendable, Equatable {
+    /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host.
+    case invalidURL(String)
+    /// The endpoint describes a request that cannot be sent as written, for example a `GET` with a body
+    /// or a header value containing a line break. The text says what and how to fix it.
+    case invalidRequest(String)
+    /// Parameters or an `Encodable` body could not be encoded; the text names the key or coding path.
+    case encodingFailed(String)
+    /// The transport failed (connection refused, DNS, TLS, …); the `URLError` says how.
+    case requestFailed(URLError)
+    /// The request's timeout elapsed before the response arrived.
+    case timedOut
+    /// The request was cancelled, through Swift task cancellation or a ``RequestHandle``.
+    case cancelled
+    /// The response was not an HTTP response.
+    case invalidResponse
+    /// The status code is outside the client's acceptable codes; the response keeps status, headers and body.
+    case unacceptableStatusCode(Int, HTTPResponse)
+    /// The body was empty where a value was expected.
+    case invalidData
+    /// The body could not be decoded. The text names the type, the coding path and what was wrong,
+    /// for example `MoviePage: key 'total_results' not found at results[3]`; `body` is the bytes received.
+    case decodingFailed(String, body: Data)
+
+    /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
+    public var statusCode: Int? {
+        if case .unacceptableStatusCode(let code, _) = self { code } else { nil }
+    }
+
+    /// The HTTP response, when the failure is ``unacceptableStatusCode(_:_:)``.
+    public var response: HTTPResponse? {
+        if case .unacceptableStatusCode(_, let response) = self { response } else { nil }
+    }
+}
+
+extension APIError: CustomStringConvertible, LocalizedError {
+    /// A one-line, human-readable account of the failure.
+    public var description: String {
+        switch self {
+        case .invalidURL(let url):
+            "Invalid URL '\(url)': expected an absolute URL with a scheme and a host, such as https://api.example.com"
+        case .invalidRequest(let reason):
+            "Invalid request: \(reason)"
+        case .encodingFailed(let reason):
+            "Encoding failed: \(reason)"
+        case .requestFailed(let error):
+            "Request failed: \(error.summary)"
+        case .timedOut:
+            "The request timed out"
+        case .cancelled:
+            "The request was cancelled"
+        case .invalidResponse:
+            "The response was not an HTTP response"
+        case .unacceptableStatusCode(let code, let response):
+            "The server answered \(code) \(HTTPResponse.reasonPhrase(for: code))"
+                + (response.bodyPreview.map { ": \($0)" } ?? "")
+        case .invalidData:
+            "The response body was empty where a value was expected"
+        case .decodingFailed(let reason, let body):
+            "Decoding failed: \(reason) (body: \(body.count) bytes)"
+        }
+    }
+
+    /// The same text as ``description``, for `localizedDescription`.
+    public var errorDescription: String? { description }
+
+    /// Maps an error from the transport: timeouts and cancellation get their own cases, other
+    /// `URLError`s become ``requestFailed(_:)``, and anything else is wrapped in a `URLError(.unknown)`.
+    init(transportError error: any Error) {
+        if let error = error as? APIError {
+            self = error
+        } else if let urlError = error as? URLError {
+            switch urlError.code {
+            case .timedOut: self = .timedOut
+            case .cancelled: self = .cancelled
+            default: self = .requestFailed(urlError)
+            }
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .requestFailed(
+                URLError(
+                    .unknown,
+                    userInfo: [NSUnderlyingErrorKey: error, NSLocalizedDescriptionKey: String(describing: error)]
+                )
+            )
+        }
+    }
+}
+
+extension URLError {
+    /// The error code's meaning and number, plus the URL when known.
+    var summary: String {
+        let meaning: String =
+            switch code {
+            case .cannotConnectToHost: "could not connect to the server"
+            case .cannotFindHost: "the host name could not be resolved"
+            case .dnsLookupFailed: "the DNS lookup failed"
+            case .notConnectedToInternet: "not connected to the internet"
+            case .networkConnectionLost: "the network connection was lost"
+            case .badURL: "the URL is malformed"
+            case .unsupportedURL: "the URL's scheme is not supported"
+            case .badServerResponse: "the server's response could not be parsed"
+            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
+                "the secure connection failed"
+            case .httpTooManyRedirects: "too many redirects"
+            case .dataLengthExceedsMaximum: "the resource exceeds the maximum size"
+            case .userAuthenticationRequired: "authentication is required"
+            default: (userInfo[NSLocalizedDescriptionKey] as? String) ?? "URL error"
+            }
+        let url = failingURL.map { " (\($0.absoluteString))" } ?? ""
+        return "\(meaning) [URLError \(code.rawValue)]\(url)"
+    }
+}

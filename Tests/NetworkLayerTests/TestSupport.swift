@@ -1,0 +1,80 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An endpoint whose every property is set by the test.
+struct TestEndpoint: Endpoint {
+    var base = "https://api.example.com"
+    var path = "/items"
+    var method: HTTPMethod = .get
+    var headers: HTTPHeaders = [:]
+    var task: HTTPTask = .request
+    var timeout: TimeInterval?
+    var urlParameterEncoder = URLParameterEncoder()
+    var formParameterEncoder = FormParameterEncoder()
+}
+
+/// A small model decoded in tests.
+struct Movie: Codable, Equatable, Sendable {
+    let id: Int
+    let title: String
+}
+
+/// A page of movies, shaped like TMDB's.
+struct MoviePage: Codable, Equatable, Sendable {
+    let page: Int
+    let results: [Movie]
+    let totalResults: Int
+
+    enum CodingKeys: String, CodingKey {
+        case page, results
+        case totalResults = "total_results"
+    }
+}
+
+/// A stub session and a client over it with a private callback queue, so nothing waits on the main queue.
+struct StubbedClient {
+    let stubs = StubSession()
+    let client: NetworkClient
+
+    init(acceptableStatusCodes: Set<Int> = Set(200..<300), encoder: JSONEncoder = JSONEncoder()) {
+        client = NetworkClient(
+            session: stubs.session,
+            encoder: encoder,
+            acceptableStatusCodes: acceptableStatusCodes,
+            callbackQueue: DispatchQueue(label: "tests.callback")
+        )
+    }
+}
+
+extension Result {
+    /// The failure, or `nil` on success.
+    var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+/// The query of a built request's URL, percent-encoded as sent.
+func query(of request: URLRequest) -> String? {
+    request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.percentEncodedQuery }
+}
+
+/// The body of a built request as UTF-8 text.
+func bodyText(of request: URLRequest) -> String? {
+    request.httpBody.flatMap { String(data: $0, encoding: .utf8) }
+}
+
+/// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass; returns whether it held.
+func eventually(timeout: TimeInterval = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(nanoseconds: 2_000_000)
+    }
+    return condition()
+}
