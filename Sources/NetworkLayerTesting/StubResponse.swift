@@ -55,7 +55,8 @@ public struct StubResponse: Sendable {
 
     /// A plain-text body with `Content-Type: text/plain; charset=utf-8`.
     public static func text(_ text: String, statusCode: Int = 200, delay: TimeInterval = 0) -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: .init([.contentType("text/plain; charset=utf-8")]), body: Data(text.utf8), delay: delay)
+        StubResponse(
+            statusCode: statusCode, headers: .init([.contentType("text/plain; charset=utf-8")]), body: Data(text.utf8), delay: delay)
     }
 
     /// An empty body with the given status, for example `.status(204)`.

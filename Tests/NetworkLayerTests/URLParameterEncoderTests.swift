@@ -22,16 +22,20 @@ struct URLParameterEncoderTests {
         QueryCase(name: "empty string", parameters: { ["q": ""] }, expected: "q="),
         QueryCase(name: "bool literal", parameters: { ["adult": false, "hd": true] }, expected: "adult=false&hd=true"),
         QueryCase(name: "int", parameters: { ["page": 42, "neg": -7] }, expected: "neg=-7&page=42"),
-        QueryCase(name: "other integer widths", parameters: { ["u": UInt8(255), "i": Int64.min] }, expected: "i=-9223372036854775808&u=255"),
+        QueryCase(
+            name: "other integer widths", parameters: { ["u": UInt8(255), "i": Int64.min] }, expected: "i=-9223372036854775808&u=255"),
         QueryCase(name: "double", parameters: { ["r": 8.5, "w": 1.0, "t": 1e-7] }, expected: "r=8.5&t=1e-07&w=1.0"),
         QueryCase(name: "float", parameters: { ["f": Float(0.1)] }, expected: "f=0.1"),
         QueryCase(name: "decimal", parameters: { ["d": Decimal(string: "12.50")!] }, expected: "d=12.5"),
         QueryCase(name: "nil omitted", parameters: { ["a": 1, "b": Int?.none as Any, "c": String?.none as Any] }, expected: "a=1"),
-        QueryCase(name: "optionals unwrapped", parameters: { ["a": Int?.some(3) as Any, "b": Bool?.some(true) as Any] }, expected: "a=3&b=true"),
+        QueryCase(
+            name: "optionals unwrapped", parameters: { ["a": Int?.some(3) as Any, "b": Bool?.some(true) as Any] }, expected: "a=3&b=true"),
         QueryCase(name: "NSNull omitted", parameters: { ["a": NSNull(), "b": "x"] }, expected: "b=x"),
         QueryCase(name: "array with brackets", parameters: { ["ids": [1, 2, 3]] }, expected: "ids%5B%5D=1&ids%5B%5D=2&ids%5B%5D=3"),
         QueryCase(name: "empty array writes nothing", parameters: { ["ids": [Int](), "a": 1] }, expected: "a=1"),
-        QueryCase(name: "nested dictionary", parameters: { ["filter": ["year": 1995, "genre": "crime"]] }, expected: "filter%5Bgenre%5D=crime&filter%5Byear%5D=1995"),
+        QueryCase(
+            name: "nested dictionary", parameters: { ["filter": ["year": 1995, "genre": "crime"]] },
+            expected: "filter%5Bgenre%5D=crime&filter%5Byear%5D=1995"),
         QueryCase(
             name: "deep nesting", parameters: { ["a": ["b": ["c": [1, 2]]]] },
             expected: "a%5Bb%5D%5Bc%5D%5B%5D=1&a%5Bb%5D%5Bc%5D%5B%5D=2"),
@@ -83,9 +87,11 @@ struct URLParameterEncoderTests {
 
     @Test("Unsupported values fail naming the key path")
     func unsupported() {
-        #expect(throws: APIError.encodingFailed(
-            "parameter 'since': Date is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
-        )) {
+        #expect(
+            throws: APIError.encodingFailed(
+                "parameter 'since': Date is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
+            )
+        ) {
             try URLParameterEncoder().query(for: ["page": 1, "since": Date(timeIntervalSince1970: 0)])
         }
         #expect {

@@ -1,0 +1,88 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A TCP server on 127.0.0.1 that accepts connections and never answers, so requests to it
+/// stay in flight until they are cancelled. It reports how many connections the client
+/// still holds open, to prove a cancelled request was really torn down.
+final class SilentServer: Sendable {
+    /// The port it listens on, chosen by the system.
+    let port: UInt16
+    private let listener: Int32
+    private let connections = NSLockedBox<[Int32]>([])
+
+    struct StartError: Error, CustomStringConvertible {
+        let step: String
+        var description: String { "SilentServer could not \(step): errno \(errno)" }
+    }
+
+    init() throws {
+        #if canImport(Glibc)
+            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let listener = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard listener >= 0 else { throw StartError(step: "create a socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 1024) == 0 else {
+            close(listener)
+            throw StartError(step: "bind and listen")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        self.listener = listener
+        self.port = UInt16(bigEndian: address.sin_port)
+        let connections = self.connections
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                connections.mutate { $0.append(connection) }
+            }
+        }
+    }
+
+    /// The base URL of the server, for example `http://127.0.0.1:40123`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The number of connections accepted so far.
+    var acceptedCount: Int { connections.mutate { $0.count } }
+
+    /// The number of accepted connections the client has not closed.
+    var openCount: Int {
+        connections.mutate { connections in
+            connections.filter { connection in
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while true {
+                    let count = recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if count > 0 { continue }
+                    return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                }
+            }.count
+        }
+    }
+
+    /// Closes the listener and every connection.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        connections.mutate { connections in
+            connections.forEach { close($0) }
+            connections.removeAll()
+        }
+    }
+
+    deinit { stop() }
+}
