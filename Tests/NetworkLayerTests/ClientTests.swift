@@ -163,4 +163,24 @@ struct ClientTests {
         let request = URLRequest(url: try #require(URL(string: "https://h.test/items")))
         #expect(try await stubbed.client.response(for: request).statusCode == 202)
     }
+
+    @Test("A response that is not HTTP is .invalidResponse")
+    func nonHTTPResponse() async throws {
+        let request = URLRequest(url: try #require(URL(string: "data:text/plain,hello")))
+        #expect(await NetworkClient().fetch(with: request, as: String.self).failure == .invalidResponse)
+    }
+
+    @Test("Over real sockets, a refused connection is .requestFailed(.cannotConnectToHost)")
+    func connectionRefused() async throws {
+        let server = try SilentServer()
+        let base = server.baseURL
+        server.stop()
+        let error = try #require(await NetworkClient().fetch(TestEndpoint(base: base), as: Empty.self).failure)
+        guard case .requestFailed(let urlError) = error else {
+            Issue.record("expected .requestFailed, got \(error)")
+            return
+        }
+        #expect(urlError.code == .cannotConnectToHost)
+        #expect(error.description.hasPrefix("Request failed: could not connect to the server [URLError -1004]"))
+    }
 }
