@@ -5,7 +5,7 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A `URLSession` that answers from canned responses instead of the network, and records what it was sent.
+/// Gives you a `URLSession` that answers from canned responses instead of the network, and records what it was sent.
 ///
 /// Each `StubSession` is its own registry: stubs registered on one never answer requests of
 /// another, so tests running in parallel in one process stay isolated.

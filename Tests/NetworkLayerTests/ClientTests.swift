@@ -128,8 +128,10 @@ struct ClientTests {
     @Test("send throws the same errors fetch returns")
     func sendThrows() async throws {
         let stubbed = StubbedClient()
-        stubbed.stubs.register(.get, "/items", .status(500))
-        await #expect(throws: APIError.self) {
+        stubbed.stubs.register(.get, "/items", .text("boom", statusCode: 500))
+        let fetched = try #require(await stubbed.client.fetch(TestEndpoint(), as: Empty.self).failure)
+        #expect(fetched.statusCode == 500)
+        await #expect(throws: fetched) {
             try await stubbed.client.send(TestEndpoint(), as: Empty.self)
         }
         stubbed.stubs.register(.get, "/ok", .json(#"{"id":3,"title":"C"}"#))
@@ -159,9 +161,27 @@ struct ClientTests {
         #expect(response.headers["etag"] == "\"v1\"")
         #expect(response.text == "raw")
         #expect(response.url?.path == "/items")
-        await #expect(throws: APIError.self) { try await stubbed.client.response(for: TestEndpoint(path: "/missing")) }
+        await #expect {
+            try await stubbed.client.response(for: TestEndpoint(path: "/missing"))
+        } throws: { error in
+            (error as? APIError)?.response?.text == "no such thing" && (error as? APIError)?.statusCode == 404
+        }
         let request = URLRequest(url: try #require(URL(string: "https://h.test/items")))
         #expect(try await stubbed.client.response(for: request).statusCode == 202)
+    }
+
+    @Test("A hand-built GET or HEAD with a body is refused before it is sent", arguments: ["GET", "HEAD"])
+    func handBuiltBodyOnGet(method: String) async throws {
+        let stubbed = StubbedClient()
+        var request = URLRequest(url: try #require(URL(string: "https://h.test/items")))
+        request.httpMethod = method
+        request.httpBody = Data("x".utf8)
+        let error = await stubbed.client.fetch(with: request, as: Empty.self).failure
+        #expect(
+            error
+                == .invalidRequest(
+                    "a \(method) request cannot carry a body; send the values as urlParameters or use another method"))
+        #expect(stubbed.stubs.requests.isEmpty)
     }
 
     @Test("A response that is not HTTP is .invalidResponse")

@@ -62,7 +62,17 @@ struct DecodingTests {
     @Test("An empty body decodes as nil for an optional type")
     func optional() async throws {
         #expect(try await fetch(.status(204), as: Movie?.self).get() == nil)
+        #expect(try await fetch(.status(204), as: String?.self).get() == nil)
+        #expect(try await fetch(.status(204), as: Data?.self).get() == nil)
         #expect(try await fetch(.json(#"{"id":1,"title":"A"}"#), as: Movie?.self).get() == Movie(id: 1, title: "A"))
+        #expect(try await fetch(.json("null"), as: Movie?.self).get() == nil)
+    }
+
+    @Test("Optional Data, String and Empty get the same special treatment as the plain types")
+    func optionalRawTypes() async throws {
+        #expect(try await fetch(.text("hello"), as: String?.self).get() == "hello")
+        #expect(try await fetch(.text("hello"), as: Data?.self).get() == Data("hello".utf8))
+        #expect(try await fetch(.text("hello"), as: Empty?.self).get() == Empty())
     }
 
     @Test(
@@ -134,26 +144,5 @@ final class QueueProbe: Sendable {
 struct ProbedValue: Decodable {
     init(from decoder: any Decoder) throws {
         (decoder.userInfo[QueueProbe.userInfoKey] as? QueueProbe)?.record()
-    }
-}
-
-/// A thread-safe array for tests.
-final class LockedArray<Element: Sendable>: Sendable {
-    private let storage = NSLockedBox<[Element]>([])
-    func append(_ element: Element) { storage.mutate { $0.append(element) } }
-    var elements: [Element] { storage.mutate { $0 } }
-    var count: Int { elements.count }
-}
-
-/// A minimal lock box for test state.
-final class NSLockedBox<Value: Sendable>: @unchecked Sendable {
-    // Safety: `value` is accessed only under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func mutate<R>(_ body: (inout Value) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

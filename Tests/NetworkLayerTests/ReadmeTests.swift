@@ -36,6 +36,12 @@ enum Readme {
     struct MovieClient: APIClient { let session: URLSession }
 }
 
+/// A slow route, so that cancelling its handle always wins the race.
+private struct TopRated: Endpoint {
+    var base: String { "https://api.themoviedb.org/3" }
+    var path: String { "/movie/top_rated" }
+}
+
 @Suite("README samples")
 struct ReadmeTests {
     typealias MovieAPI = Readme.MovieAPI
@@ -64,20 +70,22 @@ struct ReadmeTests {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
         stubs.register(.get, "/3/movie/550", .json(#"{"id":550,"title":"Fight Club"}"#))
+        stubs.register(.get, "/3/movie/top_rated", .json("{}", delay: 60))
         let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "readme"))
         let handBuiltURLRequest = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/movie/550")))
 
         let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
         let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
-        let completed = LockedArray<Int>()
-        let handle = client.fetch(MovieAPI.popular(page: 1), as: Empty.self) { _ in completed.append(1) }
+        let completed = LockedArray<Result<Empty, APIError>>()
+        let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
+        handle.cancel()
         let movie = await client.fetch(with: handBuiltURLRequest, as: Readme.Movie.self)
         let response = try await client.response(for: MovieAPI.popular(page: 1))
 
         #expect(try result.get().page == 1)
         #expect(page.page == 1)
         #expect(await eventually { completed.count == 1 })
-        handle.cancel()
+        #expect(completed.elements.first?.failure == .cancelled)
         #expect(try movie.get().id == 550)
         #expect(response.statusCode == 200)
     }

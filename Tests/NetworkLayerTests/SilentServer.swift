@@ -1,4 +1,5 @@
 import Foundation
+import NetworkLayer
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +14,7 @@ final class SilentServer: Sendable {
     /// The port it listens on, chosen by the system.
     let port: UInt16
     private let listener: Int32
-    private let connections = NSLockedBox<[Int32]>([])
+    private let connections = Locked<[Int32]>([])
 
     struct StartError: Error, CustomStringConvertible {
         let step: String
@@ -49,7 +50,7 @@ final class SilentServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                connections.mutate { $0.append(connection) }
+                connections.withLock { $0.append(connection) }
             }
         }
     }
@@ -58,11 +59,11 @@ final class SilentServer: Sendable {
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// The number of connections accepted so far.
-    var acceptedCount: Int { connections.mutate { $0.count } }
+    var acceptedCount: Int { connections.withLock { $0.count } }
 
     /// The number of accepted connections the client has not closed.
     var openCount: Int {
-        connections.mutate { connections in
+        connections.withLock { connections in
             connections.filter { connection in
                 var buffer = [UInt8](repeating: 0, count: 4096)
                 while true {
@@ -78,7 +79,7 @@ final class SilentServer: Sendable {
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
-        connections.mutate { connections in
+        connections.withLock { connections in
             connections.forEach { close($0) }
             connections.removeAll()
         }

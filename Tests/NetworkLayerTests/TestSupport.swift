@@ -78,3 +78,11 @@ func eventually(timeout: TimeInterval = 5, _ condition: @Sendable () -> Bool) as
     }
     return condition()
 }
+
+/// A thread-safe array for test bookkeeping across tasks and queues.
+final class LockedArray<Element: Sendable>: Sendable {
+    private let storage = Locked<[Element]>([])
+    func append(_ element: Element) { storage.withLock { $0.append(element) } }
+    var elements: [Element] { storage.withLock { $0 } }
+    var count: Int { elements.count }
+}

@@ -67,7 +67,7 @@ struct URLBuildingTests {
         "A malformed base is .invalidURL, never a crash",
         arguments: [
             "", "not a url", "api.example.com/3", "/relative/path", "https://", "http:///x",
-            "://host", "https://exa mple.com", "mailto:someone@example.com", "https://[::1",
+            "://host", "https://exa mple.com", "mailto:someone@example.com", "https://[::1", "https://h.test:99999/",
         ])
     func invalidBase(base: String) {
         #expect(throws: APIError.invalidURL(base)) {

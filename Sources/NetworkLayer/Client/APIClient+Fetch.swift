@@ -51,6 +51,10 @@ extension APIClient {
     /// Sends `request` through the session and validates the status: the single path under every public call.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
         if Task.isCancelled { throw .cancelled }
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        if !method.allowsRequestBody, request.httpBody != nil || request.httpBodyStream != nil {
+            throw .bodyNotAllowed(method)
+        }
         let (body, urlResponse) = try await session.httpResponse(for: request)
         let response = HTTPResponse(urlResponse, body: body)
         guard acceptableStatusCodes.contains(response.statusCode) else {

@@ -4,24 +4,25 @@ import Foundation
 enum ResponseDecoding {
     /// Decodes `body` as `T`.
     ///
-    /// - ``Empty`` ignores the body; `Data` returns it as received; `String` returns its UTF-8 text.
+    /// - ``Empty`` ignores the body; `Data` returns it as received; `String` returns its UTF-8 text
+    ///   (and their optionals likewise).
     /// - An empty body decodes as `nil` for an optional `T`, and fails with ``APIError/invalidData`` otherwise.
     /// - Other failures are ``APIError/decodingFailed(_:body:)`` naming the type and coding path.
     static func decode<T: Decodable>(_ type: T.Type, from body: Data, using decoder: JSONDecoder) throws(APIError) -> T {
-        if T.self == Empty.self, let empty = Empty() as? T { return empty }
-        if T.self == Data.self, let data = body as? T { return data }
-        if T.self == String.self {
-            guard let text = String(data: body, encoding: .utf8) as? T else {
+        if T.self == Empty.self || T.self == Empty?.self, let empty = Empty() as? T { return empty }
+        if body.isEmpty, let optional = T.self as? any ExpressibleByNilLiteral.Type,
+            let none = optional.init(nilLiteral: ()) as? T
+        {
+            return none
+        }
+        if T.self == Data.self || T.self == Data?.self, let data = body as? T { return data }
+        if T.self == String.self || T.self == String?.self {
+            guard let text = String(data: body, encoding: .utf8), let value = text as? T else {
                 throw .decodingFailed("String: the body is not valid UTF-8", body: body)
             }
-            return text
+            return value
         }
-        if body.isEmpty {
-            if let optional = T.self as? any ExpressibleByNilLiteral.Type, let none = optional.init(nilLiteral: ()) as? T {
-                return none
-            }
-            throw .invalidData
-        }
+        if body.isEmpty { throw .invalidData }
         do {
             return try decoder.decode(T.self, from: body)
         } catch let error as DecodingError {

@@ -14,6 +14,7 @@ extension URLSession {
     /// cancels the `URLSessionTask`, before or after it starts.
     /// - Throws: ``APIError/cancelled``, ``APIError/timedOut``, ``APIError/requestFailed(_:)`` or ``APIError/invalidResponse``.
     func httpResponse(for request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
+        let request = Self.wholeSecondTimeout(request)
         let state = Locked(TransportState.idle)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), APIError>, Never>) in
@@ -44,6 +45,20 @@ extension URLSession {
             }
         }
         return try result.get()
+    }
+
+    /// FoundationNetworking cuts a request's timeout to whole seconds, so 0.5 s fires at once and
+    /// 1.9 s after one second; rounding up makes a timeout never fire before its time.
+    private static func wholeSecondTimeout(_ request: URLRequest) -> URLRequest {
+        #if canImport(FoundationNetworking)
+            let timeout = request.timeoutInterval
+            guard timeout.isFinite, timeout.rounded(.up) != timeout else { return request }
+            var request = request
+            request.timeoutInterval = max(1, timeout.rounded(.up))
+            return request
+        #else
+            return request
+        #endif
     }
 
     private static func result(

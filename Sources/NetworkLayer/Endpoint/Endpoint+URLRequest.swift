@@ -18,9 +18,7 @@ extension Endpoint {
         }
         let content = try RequestContent(task: task, encoder: encoder, formEncoder: formParameterEncoder)
         if content.body != nil, !method.allowsRequestBody {
-            throw .invalidRequest(
-                "a \(method.rawValue) request cannot carry a body; send the values as urlParameters or use another method"
-            )
+            throw .bodyNotAllowed(method)
         }
         let query = try content.urlParameters.map { parameters throws(APIError) in
             try urlParameterEncoder.serializer.string(from: parameters)

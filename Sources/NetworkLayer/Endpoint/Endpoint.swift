@@ -31,10 +31,11 @@ public protocol Endpoint {
     /// The parameters and body; `.request` (none) by default.
     var task: HTTPTask { get }
     /// The request timeout in seconds; `nil` (the default) uses the session's `timeoutIntervalForRequest`.
+    /// On Linux it is rounded up to whole seconds, the finest FoundationNetworking applies.
     var timeout: TimeInterval? { get }
-    /// How URL parameters are written into the query; ``URLParameterEncoder/init(arrayEncoding:boolEncoding:)`` defaults by default.
+    /// How URL parameters are written into the query; `URLParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var urlParameterEncoder: URLParameterEncoder { get }
-    /// How form bodies are written; ``FormParameterEncoder/init(arrayEncoding:boolEncoding:)`` defaults by default.
+    /// How form bodies are written; `FormParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var formParameterEncoder: FormParameterEncoder { get }
 }
 

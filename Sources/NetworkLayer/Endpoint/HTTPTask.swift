@@ -5,6 +5,9 @@ import Foundation
 /// Values may be `String`, `Bool`, any integer, `Double`, `Float`, `Decimal`, optionals of
 /// these, and arrays and dictionaries of them, nested to any depth. Anything else fails to
 /// encode with ``APIError/encodingFailed(_:)`` naming the key.
+///
+/// A query or form has no way to write `nil`, an empty array or an empty dictionary, so
+/// those add no pair there (the common convention); a JSON body writes them as `null`, `[]` and `{}`.
 public typealias Parameters = [String: Any]
 
 /// How ``HTTPTask/requestParameters(bodyParameters:bodyEncoding:urlParameters:)`` encodes its body parameters.

@@ -11,7 +11,8 @@ enum URLBuilder {
     static func url(base: String, path: String, query: String) throws(APIError) -> URL {
         guard var components = URLComponents(string: base),
             let scheme = components.scheme, !scheme.isEmpty,
-            let host = components.host, !host.isEmpty
+            let host = components.host, !host.isEmpty,
+            (0...65535).contains(components.port ?? 0)
         else {
             throw .invalidURL(base)
         }

@@ -76,6 +76,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// The same text as ``description``, for `localizedDescription`.
     public var errorDescription: String? { description }
 
+    /// The error for a body on a method that cannot carry one (`GET`, `HEAD`).
+    static func bodyNotAllowed(_ method: HTTPMethod) -> APIError {
+        .invalidRequest("a \(method.rawValue) request cannot carry a body; send the values as urlParameters or use another method")
+    }
+
     /// Maps an error from the transport: timeouts and cancellation get their own cases, other
     /// `URLError`s become ``requestFailed(_:)``, and anything else is wrapped in a `URLError(.unknown)`.
     init(transportError error: any Error) {
