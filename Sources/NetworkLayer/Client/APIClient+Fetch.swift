@@ -15,8 +15,7 @@ extension APIClient {
     /// - Returns: The decoded value, or the ``APIError`` that stopped it.
     public func fetch<T: Decodable>(_ endpoint: some Endpoint, as type: T.Type = T.self) async -> Result<T, APIError> {
         do throws(APIError) {
-            let request = try endpoint.urlRequest(encoder: encoder)
-            return .success(try await decode(type, from: execute(request)))
+            return .success(try await send(endpoint, as: type))
         } catch {
             return .failure(error)
         }
@@ -50,7 +49,6 @@ extension APIClient {
 
     /// Sends `request` through the session and validates the status: the single path under every public call.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
-        if Task.isCancelled { throw .cancelled }
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         if !method.allowsRequestBody, request.httpBody != nil || request.httpBodyStream != nil {
             throw .bodyNotAllowed(method)
