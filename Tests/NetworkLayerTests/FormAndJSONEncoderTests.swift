@@ -62,8 +62,7 @@ struct FormAndJSONEncoderTests {
         #expect {
             try JSONParameterEncoder().encode(["when": Date()], into: try post())
         } throws: { error in
-            guard case .encodingFailed(let reason) = error as? APIError else { return false }
-            return reason.hasPrefix("parameter 'when': Date is not supported")
+            (error as? APIError)?.encodingFailureReason?.hasPrefix("parameter 'when': Date is not supported") == true
         }
     }
 

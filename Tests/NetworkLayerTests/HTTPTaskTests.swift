@@ -105,8 +105,7 @@ struct HTTPTaskTests {
         #expect {
             try endpoint.urlRequest()
         } throws: { error in
-            guard case .encodingFailed(let reason) = error as? APIError else { return false }
-            return reason.hasPrefix("Rating: invalid value at value")
+            (error as? APIError)?.encodingFailureReason?.hasPrefix("Rating: invalid value at value") == true
         }
     }
 
@@ -167,8 +166,7 @@ struct HTTPTaskTests {
         #expect {
             try TestEndpoint(headers: headers).urlRequest()
         } throws: { error in
-            guard case .invalidRequest(let reason) = error as? APIError else { return false }
-            return reason.contains("cannot be sent")
+            (error as? APIError)?.invalidRequestReason?.contains("cannot be sent") == true
         }
     }
 
@@ -184,8 +182,7 @@ struct HTTPTaskTests {
             #expect {
                 try TestEndpoint(method: .post, task: task).urlRequest()
             } throws: { error in
-                guard case .encodingFailed(let reason) = error as? APIError else { return false }
-                return reason.hasPrefix("parameter 'when'")
+                (error as? APIError)?.encodingFailureReason?.hasPrefix("parameter 'when'") == true
             }
         }
     }

@@ -86,3 +86,15 @@ final class LockedArray<Element: Sendable>: Sendable {
     var elements: [Element] { storage.withLock { $0 } }
     var count: Int { elements.count }
 }
+
+extension APIError {
+    /// The text of an `.encodingFailed` error, or `nil` for any other case.
+    var encodingFailureReason: String? {
+        if case .encodingFailed(let reason) = self { reason } else { nil }
+    }
+
+    /// The text of an `.invalidRequest` error, or `nil` for any other case.
+    var invalidRequestReason: String? {
+        if case .invalidRequest(let reason) = self { reason } else { nil }
+    }
+}

@@ -100,8 +100,7 @@ struct URLBuildingTests {
         #expect {
             try TestEndpoint(timeout: timeout).urlRequest()
         } throws: { error in
-            guard case .invalidRequest(let reason) = error as? APIError else { return false }
-            return reason.contains("timeout")
+            (error as? APIError)?.invalidRequestReason?.contains("timeout") == true
         }
     }
 

@@ -97,8 +97,7 @@ struct URLParameterEncoderTests {
         #expect {
             try URLParameterEncoder().query(for: ["filter": ["ids": [1, URL(fileURLWithPath: "/")]]])
         } throws: { error in
-            guard case .encodingFailed(let reason) = error as? APIError else { return false }
-            return reason.hasPrefix("parameter 'filter.ids[1]': URL is not supported")
+            (error as? APIError)?.encodingFailureReason?.hasPrefix("parameter 'filter.ids[1]': URL is not supported") == true
         }
     }
 
