@@ -12,6 +12,7 @@ let package = Package(
         .target(name: "NetworkLayer"),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),
         .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer"]),
     ]
 )
 
