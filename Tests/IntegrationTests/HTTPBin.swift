@@ -44,6 +44,13 @@ struct HTTPBinEndpoint: Endpoint {
     var headers: HTTPHeaders = [:]
     var task: HTTPTask = .request
     var timeout: TimeInterval?
+    var urlParameterEncoder = URLParameterEncoder()
+
+    /// A GET of `path` on `base`, for building endpoints where `HTTPBin.base()` cannot be called.
+    init(base: String, path: String) {
+        self.base = base
+        self.path = path
+    }
 
     /// An endpoint on the running httpbin.
     init(

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import NetworkLayerTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -31,5 +32,39 @@ struct TimeoutTests {
         #expect(result.failure == .timedOut)
         #expect(elapsed >= 0.5, "fired after \(elapsed) s")
         #expect(elapsed < 30)
+    }
+
+    @Test("A stub that answers late times out at the endpoint's timeout: the deadline is the library's, not the protocol's")
+    func stubDeadline() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.get, "/items", .json("{}", delay: 20))
+        let started = ContinuousClock.now
+        let result = await stubbed.client.fetch(TestEndpoint(timeout: 0.3), as: Empty.self)
+        let elapsed = ContinuousClock.now - started
+        #expect(result.failure == .timedOut)
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .seconds(10), "the stub answers at 20 s; URLSession applies no timeout to custom protocols")
+    }
+
+    @Test("A stub that answers late times out at the session's timeout when the endpoint sets none")
+    func stubSessionDeadline() async throws {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 0.3
+        let stubs = StubSession(configuration: configuration)
+        stubs.register(.get, "/items", .json("{}", delay: 20))
+        let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "tests.callback"))
+        let started = ContinuousClock.now
+        let result = await client.fetch(TestEndpoint(), as: Empty.self)
+        #expect(result.failure == .timedOut)
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test("An answer before the deadline is not cut off, and a timed-out exchange does not leak into the next")
+    func answerBeforeDeadline() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.get, "/items", .json(#"{"id":1,"title":"Heat"}"#, delay: 0.05))
+        let movie = try await stubbed.client.send(TestEndpoint(timeout: 5), as: Movie.self)
+        #expect(movie == Movie(id: 1, title: "Heat"))
+        #expect(stubbed.stubs.requests.count == 1)
     }
 }

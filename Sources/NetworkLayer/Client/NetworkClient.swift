@@ -9,6 +9,12 @@ import Foundation
 /// Create one and keep it: it owns one `URLSession` for its whole life, because connections
 /// are reused only within a session and short-lived sessions are costly (and on Linux,
 /// tearing them down can crash).
+///
+/// The session it creates has a delegate that, on Linux, keeps FoundationNetworking from hanging
+/// on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
+/// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on 307 and 308
+/// redirects. A session you pass to ``init(session:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
+/// keeps its own delegate and so does without these two fixes.
 public struct NetworkClient: APIClient {
     /// The session this client sends through.
     public let session: URLSession
@@ -21,7 +27,7 @@ public struct NetworkClient: APIClient {
     /// The queue for completion handlers.
     public let callbackQueue: DispatchQueue
 
-    /// Creates a client with its own session.
+    /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
     ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
@@ -36,7 +42,7 @@ public struct NetworkClient: APIClient {
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
-            session: URLSession(configuration: configuration),
+            session: URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil),
             decoder: decoder,
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,

@@ -8,51 +8,95 @@ extension URLSession {
     /// Sends `request` and returns the body and the HTTP response: the one seam every public
     /// way of sending goes through.
     ///
-    /// It drives `dataTask(with:completionHandler:)` rather than `data(for:)`: on Linux,
-    /// cancelling many in-flight `data(for:)` calls at once can hang or crash, while a
-    /// completion-handler task cancelled from another queue does not. Swift task cancellation
-    /// cancels the `URLSessionTask`, before or after it starts.
+    /// - It drives `dataTask(with:completionHandler:)` rather than `data(for:)`: on Linux,
+    ///   cancelling many in-flight `data(for:)` calls at once can hang or crash, while a
+    ///   completion-handler task cancelled from another queue does not. Swift task cancellation
+    ///   cancels the `URLSessionTask`, before or after it starts.
+    /// - It enforces the timeout itself, as a deadline for the whole exchange (redirects included):
+    ///   FoundationNetworking cuts timeouts to whole seconds and custom `URLProtocol`s get none.
+    ///   The timeout is the request's `timeoutInterval` when it differs from `URLRequest`'s default
+    ///   of 60 seconds, else the session's `timeoutIntervalForRequest`.
+    /// - On a session with ``SessionDelegate`` on Linux, it answers the delegate's cancelled
+    ///   authentication challenge with the 401 or 407 response (empty body), and re-issues a
+    ///   307 or 308 with its body.
     /// - Throws: ``APIError/cancelled``, ``APIError/timedOut``, ``APIError/requestFailed(_:)`` or ``APIError/invalidResponse``.
     func httpResponse(for request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
-        let request = Self.wholeSecondTimeout(request)
+        let timeout = effectiveTimeout(for: request)
+        let deadline = timeout.map { DispatchTime.now() + $0 }
+        var request = Self.foundationTimeout(request, timeout: timeout)
+        var redirects = 0
+        while true {
+            let (body, response) = try await exchange(request, deadline: deadline)
+            #if canImport(FoundationNetworking)
+                if delegate is SessionDelegate, let next = request.redirected(by: response) {
+                    redirects += 1
+                    guard redirects <= Self.maximumRedirects else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
+                    request = next
+                    continue
+                }
+            #endif
+            return (body, response)
+        }
+    }
+
+    /// As many redirects as URLSession itself follows before giving up.
+    private static let maximumRedirects = 20
+
+    /// The request's timeout if it was changed from the default, else the session's; `nil` when
+    /// it is not a positive number of seconds (no deadline).
+    private func effectiveTimeout(for request: URLRequest) -> TimeInterval? {
+        let timeout =
+            request.timeoutInterval == URLRequest.defaultTimeoutInterval
+            ? configuration.timeoutIntervalForRequest : request.timeoutInterval
+        return timeout.isFinite && timeout > 0 ? timeout : nil
+    }
+
+    /// One request and its response, ended by completion, cancellation or the deadline.
+    private func exchange(_ request: URLRequest, deadline: DispatchTime?) async throws(APIError) -> (Data, HTTPURLResponse) {
         let state = Locked(TransportState.idle)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), APIError>, Never>) in
-                let task = state.withLock { state -> URLSessionDataTask? in
-                    guard case .idle = state else { return nil }
+                let started = state.withLock { current -> URLSessionDataTask? in
+                    guard case .idle = current else { return nil }
                     let task = dataTask(with: request) { data, response, error in
-                        continuation.resume(returning: Self.result(data: data, response: response, error: error))
+                        let outcome = state.withLock { current in
+                            defer { current = .finished }
+                            return current
+                        }
+                        continuation.resume(returning: Self.result(data: data, response: response, error: error, outcome: outcome))
                     }
-                    state = .running(task)
+                    current = .running(task, Self.startTimer(deadline, state: state))
                     return task
                 }
-                if let task {
-                    task.resume()
+                if let started {
+                    started.resume()
                 } else {
-                    continuation.resume(returning: .failure(.cancelled))
+                    let reason = state.withLock { $0 }
+                    continuation.resume(returning: .failure(reason.isTimedOut ? .timedOut : .cancelled))
                 }
             }
         } onCancel: {
-            let task = state.withLock { state -> URLSessionTask? in
-                defer { state = .cancelled }
-                if case .running(let task) = state { return task }
-                return nil
-            }
-            // Cancelling from the cancelling thread itself can deadlock FoundationNetworking
-            // when many tasks are cancelled at once; another queue avoids it.
-            if let task {
-                DispatchQueue.global().async { task.cancel() }
-            }
+            state.end(as: .cancelled)
         }
         return try result.get()
     }
 
-    /// FoundationNetworking cuts a request's timeout to whole seconds, so 0.5 s fires at once and
-    /// 1.9 s after one second; rounding up makes a timeout never fire before its time.
-    private static func wholeSecondTimeout(_ request: URLRequest) -> URLRequest {
+    /// A timer that ends the exchange in `state` as timed out at `deadline`.
+    private static func startTimer(_ deadline: DispatchTime?, state: Locked<TransportState>) -> (any DispatchSourceTimer)? {
+        guard let deadline else { return nil }
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { state.end(as: .timedOut) }
+        timer.schedule(deadline: deadline, leeway: .milliseconds(1))
+        timer.resume()
+        return timer
+    }
+
+    /// FoundationNetworking cuts timeouts (the request's or the session's) to whole seconds, so
+    /// 0.5 s fires at once and 1.9 s after one second; giving the request the effective timeout
+    /// rounded up keeps that timer from firing before the library's deadline.
+    private static func foundationTimeout(_ request: URLRequest, timeout: TimeInterval?) -> URLRequest {
         #if canImport(FoundationNetworking)
-            let timeout = request.timeoutInterval
-            guard timeout.isFinite, timeout.rounded(.up) != timeout else { return request }
+            guard let timeout, timeout.rounded(.up) != timeout else { return request }
             var request = request
             request.timeoutInterval = max(1, timeout.rounded(.up))
             return request
@@ -64,21 +108,82 @@ extension URLSession {
     private static func result(
         data: Data?,
         response: URLResponse?,
-        error: (any Error)?
+        error: (any Error)?,
+        outcome: TransportState
     ) -> Result<(Data, HTTPURLResponse), APIError> {
-        if let error {
-            return .failure(APIError(transportError: error))
-        }
-        guard let response = response as? HTTPURLResponse else {
+        switch outcome {
+        case .timedOut: return .failure(.timedOut)
+        case .cancelled: return .failure(.cancelled)
+        case .running(let task, let timer):
+            timer?.cancel()
+            if let error {
+                if let challenged = challengeResponse(of: task, error: error) {
+                    return .success((Data(), challenged))
+                }
+                return .failure(APIError(transportError: error))
+            }
+            guard let response = response as? HTTPURLResponse else {
+                return .failure(.invalidResponse)
+            }
+            return .success((data ?? Data(), response))
+        case .idle, .finished:
             return .failure(.invalidResponse)
         }
-        return .success((data ?? Data(), response))
+    }
+
+    /// The 401 or 407 behind a cancellation that ``SessionDelegate`` made by refusing an
+    /// authentication challenge, not the caller: the response the server actually sent.
+    private static func challengeResponse(of task: URLSessionTask, error: any Error) -> HTTPURLResponse? {
+        #if canImport(FoundationNetworking)
+            guard (error as? URLError)?.code == .cancelled,
+                let response = task.response as? HTTPURLResponse,
+                response.statusCode == 401 || response.statusCode == 407
+            else { return nil }
+            return response
+        #else
+            return nil
+        #endif
     }
 }
 
-/// Where a transport call is, so cancellation and start never miss each other.
+extension URLRequest {
+    /// The timeout a `URLRequest` gets when nobody sets one.
+    static let defaultTimeoutInterval: TimeInterval = 60
+}
+
+/// Where a transport call is, so start, completion, cancellation and the deadline never miss each other.
 private enum TransportState {
     case idle
-    case running(URLSessionTask)
+    case running(URLSessionTask, (any DispatchSourceTimer)?)
     case cancelled
+    case timedOut
+    case finished
+
+    var isTimedOut: Bool {
+        if case .timedOut = self { true } else { false }
+    }
+}
+
+extension Locked where Value == TransportState {
+    /// Ends the exchange as `reason` (cancelled or timed out) unless it has already ended, and
+    /// cancels its task.
+    fileprivate func end(as reason: TransportState) {
+        let running = withLock { current -> (URLSessionTask, (any DispatchSourceTimer)?)? in
+            switch current {
+            case .idle:
+                current = reason
+                return nil
+            case .running(let task, let timer):
+                current = reason
+                return (task, timer)
+            case .cancelled, .timedOut, .finished:
+                return nil
+            }
+        }
+        guard let (task, timer) = running else { return }
+        timer?.cancel()
+        // Cancelling from the cancelling thread itself can deadlock FoundationNetworking
+        // when many tasks are cancelled at once; another queue avoids it.
+        DispatchQueue.global().async { task.cancel() }
+    }
 }

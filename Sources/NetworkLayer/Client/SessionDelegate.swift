@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The delegate of every session ``NetworkClient`` creates; on Linux it steers FoundationNetworking
+/// around two traps, and on Apple platforms it leaves URLSession's own behaviour alone.
+///
+/// - A 401 or 407 carrying a challenge (`WWW-Authenticate: Basic`, say) with no credential makes a
+///   FoundationNetworking task hang past every timeout. The delegate cancels the challenge instead,
+///   and ``URLSession/httpResponse(for:)`` turns the cancellation back into the 401 response.
+/// - On 307 and 308 FoundationNetworking keeps the method but sends the body empty. The delegate
+///   declines such redirects when the request has a body, and the transport re-issues the
+///   request, body included, to the new location.
+///
+/// It has no state: everything it decides comes from the task it is asked about.
+final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    #if canImport(FoundationNetworking)
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            // Credentials travel in the Authorization header: a credential storage lookup does not
+            // match challenges on Linux, and default handling is what hangs.
+            let isHTTPAuthentication = Self.httpAuthenticationMethods.contains(challenge.protectionSpace.authenticationMethod)
+            completionHandler(isHTTPAuthentication ? .cancelAuthenticationChallenge : .performDefaultHandling, nil)
+        }
+
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            let carriesBody = task.originalRequest.map(Self.hasBody) ?? false
+            completionHandler(Self.bodyRedirectStatusCodes.contains(response.statusCode) && carriesBody ? nil : request)
+        }
+
+        /// The challenges that are cancelled; others (server trust) get the default handling.
+        private static let httpAuthenticationMethods: Set<String> = [
+            NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest, NSURLAuthenticationMethodDefault,
+            NSURLAuthenticationMethodNTLM, NSURLAuthenticationMethodNegotiate,
+        ]
+
+    #endif
+
+    /// The redirects that keep the method, and so must keep the body.
+    static let bodyRedirectStatusCodes: Set<Int> = [307, 308]
+
+    /// Whether `request` sends a body that a redirect would have to send again.
+    static func hasBody(_ request: URLRequest) -> Bool {
+        request.httpBody.map { !$0.isEmpty } ?? (request.httpBodyStream != nil)
+    }
+}

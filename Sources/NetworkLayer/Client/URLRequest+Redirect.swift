@@ -1,0 +1,39 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// The request to send again after a 307 or 308 that ``SessionDelegate`` declined so that the
+    /// body would not be lost, or `nil` when `response` is not such a redirect.
+    ///
+    /// The method, headers and body stay; the URL is the `Location`, resolved against the response's
+    /// URL. Credentials do not follow the request to another origin: `Authorization` and `Cookie`
+    /// are dropped when the scheme, host or port changes. A streamed body cannot be sent twice, so
+    /// its redirect is returned as it is.
+    func redirected(by response: HTTPURLResponse) -> URLRequest? {
+        guard SessionDelegate.bodyRedirectStatusCodes.contains(response.statusCode),
+            let body = httpBody, !body.isEmpty,
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: response.url ?? url)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        var request = self
+        request.url = target
+        if let url, !Self.sameOrigin(url, target) {
+            request.setValue(nil, forHTTPHeaderField: "Authorization")
+            request.setValue(nil, forHTTPHeaderField: "Cookie")
+        }
+        return request
+    }
+
+    private static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+}

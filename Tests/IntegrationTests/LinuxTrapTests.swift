@@ -1,0 +1,176 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// FoundationNetworking's traps that the ready client absorbs; each test fails on Linux without the fix.
+@Suite("FoundationNetworking traps, absorbed", .httpbin)
+struct LinuxTrapTests {
+    let client = NetworkClient()
+
+    @Test(
+        "A 401 with a Basic challenge comes back as unacceptableStatusCode(401), headers kept, instead of hanging",
+        arguments: ["/basic-auth/user/passwd", "/status/401", "/hidden-basic-auth/user/passwd"]
+    )
+    func basicChallenge(path: String) async throws {
+        // Without the fix the task hangs until the library's deadline: a timeout, not a 401.
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint(path, timeout: 10))
+        let error = try #require(result.failure)
+        if path.hasPrefix("/hidden") {
+            #expect(error.statusCode == 404, "httpbin hides this one behind a 404")
+        } else {
+            #expect(error.statusCode == 401)
+            #expect(error.response?.headers["WWW-Authenticate"] == #"Basic realm="Fake Realm""#)
+        }
+    }
+
+    @Test("Wrong credentials get the 401 back too")
+    func wrongCredentials() async throws {
+        let endpoint = try HTTPBinEndpoint(
+            "/basic-auth/user/passwd",
+            headers: HTTPHeaders([.basicAuthorization(username: "user", password: "wrong")]),
+            timeout: 10
+        )
+        let result: Result<Echo, APIError> = await client.fetch(endpoint)
+        #expect(result.failure?.statusCode == 401)
+    }
+
+    @Test("A POST body survives a 307 and a PUT body a 308", arguments: [(307, HTTPMethod.post), (308, .put)])
+    func bodySurvivesRedirect(status: Int, method: HTTPMethod) async throws {
+        let endpoint = try HTTPBinEndpoint(
+            "/redirect-to",
+            method: method,
+            task: .requestParameters(bodyParameters: ["title": "Heat"], urlParameters: ["url": "/anything", "status_code": status])
+        )
+        let echo: Echo = try await client.send(endpoint)
+        #expect(echo.method == method.rawValue)
+        #expect(echo.json == ["title": "Heat"])
+        #expect(echo.url == "\(try HTTPBin.base())/anything")
+    }
+
+    @Test("A body survives a chain of 307s, and Authorization stays on the same origin")
+    func bodySurvivesChain() async throws {
+        let base = try HTTPBin.base()
+        let last = "/redirect-to?url=\(base)/anything&status_code=308"
+        let endpoint = try HTTPBinEndpoint(
+            "/redirect-to",
+            method: .post,
+            headers: HTTPHeaders([.bearerToken("t0ken")]),
+            task: .requestParameters(bodyParameters: ["n": 1], urlParameters: ["url": last, "status_code": 307])
+        )
+        let echo: Echo = try await client.send(endpoint)
+        #expect(echo.json == ["n": .number(1)])
+        #expect(echo.header("Authorization") == "Bearer t0ken")
+    }
+
+    @Test("Authorization does not follow a re-issued body to another origin")
+    func authorizationDroppedAcrossOrigins() async throws {
+        let other = try HTTPBin.base().replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let endpoint = try HTTPBinEndpoint(
+            "/redirect-to",
+            method: .post,
+            headers: HTTPHeaders([.bearerToken("t0ken")]),
+            task: .requestParameters(bodyParameters: ["n": 1], urlParameters: ["url": "\(other)/anything", "status_code": 307])
+        )
+        let echo: Echo = try await client.send(endpoint)
+        #expect(echo.json == ["n": .number(1)])
+        #expect(echo.header("Authorization") == nil)
+    }
+
+    @Test("A streamed body, which cannot be sent twice, gets its 307 back instead of arriving empty")
+    func streamedBodyRedirect() async throws {
+        let base = try HTTPBin.base()
+        var request = URLRequest(url: try #require(URL(string: "\(base)/redirect-to?url=/anything&status_code=307")))
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data("streamed".utf8))
+        let result: Result<Echo, APIError> = await client.fetch(with: request)
+        #expect(result.failure?.statusCode == 307)
+    }
+
+    @Test("A sub-second timeout fires after its time, not at once")
+    func subSecondTimeout() async throws {
+        let started = ContinuousClock.now
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/delay/3", timeout: 0.5))
+        let elapsed = ContinuousClock.now - started
+        #expect(result.failure == .timedOut)
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(2.5), "the server answers at 3 s")
+    }
+
+    @Test("A fractional timeout fires at its time: 1.5 s is neither 1 s (truncated) nor 2 s (rounded up)")
+    func fractionalTimeout() async throws {
+        let started = ContinuousClock.now
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/delay/4", timeout: 1.5))
+        let elapsed = ContinuousClock.now - started
+        #expect(result.failure == .timedOut)
+        #expect(elapsed >= .milliseconds(1500))
+        #expect(elapsed < .milliseconds(1950))
+    }
+
+    @Test("Without an endpoint timeout, the session's sub-second timeout applies")
+    func sessionTimeout() async throws {
+        let configuration = NetworkClient.defaultConfiguration()
+        configuration.timeoutIntervalForRequest = 0.5
+        let started = ContinuousClock.now
+        let result: Result<Echo, APIError> = await NetworkClient(configuration: configuration).fetch(try HTTPBinEndpoint("/delay/3"))
+        let elapsed = ContinuousClock.now - started
+        #expect(result.failure == .timedOut)
+        #expect(elapsed >= .milliseconds(500))
+        #expect(elapsed < .seconds(2.5))
+    }
+
+    @Test("Cancelling a slow request ends it with .cancelled long before the server answers")
+    func cancellation() async throws {
+        let client = self.client
+        let endpoint = try HTTPBinEndpoint("/delay/10")
+        let started = ContinuousClock.now
+        let task = Task { await client.fetch(endpoint, as: Echo.self) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let result = await task.value
+        #expect(result.failure == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("64 slow requests at once do not queue behind 6 connections and time out")
+    func connectionsPerHost() async throws {
+        // With URLSession's default of 6 connections per host, 64 half-second requests take
+        // 11 rounds (5.5 s), and queued time counts against the 3 s timeout.
+        let base = try HTTPBin.base()
+        let client = self.client
+        let failures = await withTaskGroup(of: APIError?.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    var endpoint = HTTPBinEndpoint(base: base, path: "/delay/0.5")
+                    endpoint.timeout = 3
+                    return await client.fetch(endpoint, as: Echo.self).failure
+                }
+            }
+            var failures: [APIError] = []
+            for await case let error? in group { failures.append(error) }
+            return failures
+        }
+        #expect(failures.isEmpty)
+    }
+
+    @Test("200 concurrent requests on one client all succeed, each with its own answer")
+    func twoHundredConcurrent() async throws {
+        let client = self.client
+        let base = try HTTPBin.base()
+        let answers = try await withThrowingTaskGroup(of: (Int, Echo).self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    var endpoint = HTTPBinEndpoint(base: base, path: "/get")
+                    endpoint.task = .requestParameters(urlParameters: ["i": index])
+                    return (index, try await client.send(endpoint, as: Echo.self))
+                }
+            }
+            return try await group.reduce(into: [Int: Echo]()) { $0[$1.0] = $1.1 }
+        }
+        #expect(answers.count == 200)
+        #expect(answers.allSatisfy { $0.value.args["i"] == .string("\($0.key)") })
+    }
+}
