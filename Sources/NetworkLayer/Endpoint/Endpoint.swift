@@ -31,7 +31,7 @@ public protocol Endpoint {
     /// The parameters and body; `.request` (none) by default.
     var task: HTTPTask { get }
     /// The request timeout in seconds; `nil` (the default) uses the session's `timeoutIntervalForRequest`.
-    /// On Linux it is rounded up to whole seconds, the finest FoundationNetworking applies.
+    /// The client enforces it as a deadline for the whole exchange, to the last byte of the body.
     var timeout: TimeInterval? { get }
     /// How URL parameters are written into the query; `URLParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var urlParameterEncoder: URLParameterEncoder { get }
