@@ -34,7 +34,10 @@ struct LinuxTrapTests {
         #expect(result.failure?.statusCode == 401)
     }
 
-    @Test("A POST body survives a 307 and a PUT body a 308", arguments: [(307, HTTPMethod.post), (308, .put)])
+    @Test(
+        "A body survives a redirect that keeps the method",
+        arguments: [(307, HTTPMethod.post), (308, .put), (301, .put), (302, .patch), (307, .delete)]
+    )
     func bodySurvivesRedirect(status: Int, method: HTTPMethod) async throws {
         let endpoint = try HTTPBinEndpoint(
             "/redirect-to",
@@ -45,6 +48,21 @@ struct LinuxTrapTests {
         #expect(echo.method == method.rawValue)
         #expect(echo.json == ["title": "Heat"])
         #expect(echo.url == "\(try HTTPBin.base())/anything")
+    }
+
+    @Test("A POST answered with 302 becomes a GET without a body, and a 307 after it is followed as a GET")
+    func postThen302ThenGet() async throws {
+        let base = try HTTPBin.base()
+        let next = "\(base)/redirect-to?url=/anything&status_code=307"
+        let endpoint = try HTTPBinEndpoint(
+            "/redirect-to",
+            method: .post,
+            task: .requestParameters(bodyParameters: ["n": 1], urlParameters: ["url": next, "status_code": 302])
+        )
+        let echo: Echo = try await client.send(endpoint)
+        #expect(echo.method == "GET")
+        #expect(echo.data?.isEmpty == true)
+        #expect(echo.url == "\(base)/anything")
     }
 
     @Test("A body survives a chain of 307s, and Authorization stays on the same origin")

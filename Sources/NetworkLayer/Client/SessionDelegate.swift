@@ -10,9 +10,10 @@ import Foundation
 /// - A 401 or 407 carrying a challenge (`WWW-Authenticate: Basic`, say) with no credential makes a
 ///   FoundationNetworking task hang past every timeout. The delegate cancels the challenge instead,
 ///   and ``URLSession/httpResponse(for:)`` turns the cancellation back into the 401 response.
-/// - On 307 and 308 FoundationNetworking keeps the method but sends the body empty. The delegate
-///   declines such redirects when the request has a body, and the transport re-issues the
-///   request, body included, to the new location.
+/// - On a redirect that keeps the method (307 and 308, and 301 and 302 for methods other than
+///   POST) FoundationNetworking sends the body empty. The delegate declines such redirects when
+///   the request has a body, and the transport re-issues the request, body included, to the new
+///   location.
 ///
 /// It has no state: everything it decides comes from the task it is asked about.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
@@ -36,8 +37,11 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
             newRequest request: URLRequest,
             completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            let carriesBody = task.originalRequest.map(Self.hasBody) ?? false
-            completionHandler(Self.bodyRedirectStatusCodes.contains(response.statusCode) && carriesBody ? nil : request)
+            // A redirect that turns the request into a GET (POST after 301, 302 or 303) drops the body
+            // as HTTP says and is followed; one that keeps the method would be sent with an empty body.
+            let current = task.currentRequest ?? task.originalRequest
+            let keepsBody = current.map(Self.hasBody) == true && HTTPMethod(rawValue: request.httpMethod ?? "GET").allowsRequestBody
+            completionHandler(keepsBody ? nil : request)
         }
 
         /// The challenges that are cancelled; others (server trust) get the default handling.
@@ -48,8 +52,8 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
 
     #endif
 
-    /// The redirects that keep the method, and so must keep the body.
-    static let bodyRedirectStatusCodes: Set<Int> = [307, 308]
+    /// The redirects that can keep the method, and so must keep the body; 303 always turns into a GET.
+    static let bodyRedirectStatusCodes: Set<Int> = [301, 302, 307, 308]
 
     /// Whether `request` sends a body that a redirect would have to send again.
     static func hasBody(_ request: URLRequest) -> Bool {

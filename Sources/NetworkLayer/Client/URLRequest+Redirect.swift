@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// The request to send again after a 307 or 308 that ``SessionDelegate`` declined so that the
-    /// body would not be lost, or `nil` when `response` is not such a redirect.
+    /// The request to send again after a redirect that ``SessionDelegate`` declined so that the
+    /// body would not be lost (307 and 308, or 301 and 302 for a method other than POST), or `nil`
+    /// when `response` is not such a redirect.
     ///
     /// The method, headers and body stay; the URL is the `Location`, resolved against the response's
     /// URL. Credentials do not follow the request to another origin: `Authorization` and `Cookie`
