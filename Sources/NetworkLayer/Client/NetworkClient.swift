@@ -12,8 +12,8 @@ import Foundation
 ///
 /// The session it creates has a delegate that, on Linux, keeps FoundationNetworking from hanging
 /// on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
-/// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on 307 and 308
-/// redirects. A session you pass to ``init(session:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
+/// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on redirects that keep
+/// the method. A session you pass to ``init(session:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
 /// keeps its own delegate and so does without these two fixes.
 public struct NetworkClient: APIClient {
     /// The session this client sends through.
