@@ -23,6 +23,10 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "movies", dependencies: ["MoviesKit", "FixtureServer"]),
+        .testTarget(
+            name: "MoviesTests",
+            dependencies: ["MoviesKit", "FixtureServer", .product(name: "NetworkLayer", package: "NetworkLayer")]
+        ),
     ]
 )
 
