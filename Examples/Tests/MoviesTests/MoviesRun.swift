@@ -56,8 +56,10 @@ final class NoServerExpected: Sendable {
 
     func start() throws -> EmbeddedBackend {
         called.withLock { $0 = true }
-        throw CancellationError()
+        throw UnexpectedStart()
     }
+
+    struct UnexpectedStart: Error {}
 }
 
 /// Runs `movies` in-process with `arguments`, its embedded backend being `server` (which the test stops).
