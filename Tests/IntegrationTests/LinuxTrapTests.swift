@@ -23,6 +23,14 @@ struct LinuxTrapTests {
         #expect(error.response?.headers["WWW-Authenticate"] == #"Basic realm="Fake Realm""#)
     }
 
+    @Test("An APIClient of your own over NetworkClient.makeSession() gets the 401 too")
+    func ownClientOverMadeSession() async throws {
+        struct OwnClient: APIClient { let session: URLSession }
+        let client = OwnClient(session: NetworkClient.makeSession())
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/basic-auth/user/passwd", timeout: 10))
+        #expect(result.failure?.statusCode == 401)
+    }
+
     @Test("Wrong credentials get the 401 back too")
     func wrongCredentials() async throws {
         let endpoint = try HTTPBinEndpoint(

@@ -1,6 +1,7 @@
 import FixtureServer
 import Foundation
 import MoviesKit
+import NetworkLayer
 import Synchronization
 
 #if canImport(FoundationNetworking)
@@ -8,7 +9,7 @@ import Synchronization
 #endif
 
 /// One session for every test, as an app keeps one: NetworkLayer advises against short-lived sessions.
-let sharedSession = URLSession(configuration: MovieClient.defaultConfiguration())
+let sharedSession = NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration())
 
 /// What one run of the `movies` command printed and returned.
 struct MoviesRun {

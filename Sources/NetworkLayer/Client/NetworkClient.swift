@@ -13,8 +13,8 @@ import Foundation
 /// The session it creates has a delegate that, on Linux, keeps FoundationNetworking from hanging
 /// on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
 /// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on redirects that keep
-/// the method. A session you pass to ``init(session:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
-/// keeps its own delegate and so does without these two fixes.
+/// the method. ``makeSession(configuration:)`` makes such a session for your own ``APIClient``; a
+/// session from elsewhere keeps its own delegate and does without these two fixes.
 public struct NetworkClient: APIClient {
     /// The session this client sends through.
     public let session: URLSession
@@ -42,7 +42,7 @@ public struct NetworkClient: APIClient {
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
-            session: URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil),
+            session: NetworkClient.makeSession(configuration: configuration),
             decoder: decoder,
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,
@@ -69,6 +69,14 @@ public struct NetworkClient: APIClient {
         self.encoder = encoder
         self.acceptableStatusCodes = acceptableStatusCodes
         self.callbackQueue = callbackQueue
+    }
+
+    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
+    /// makes, for an ``APIClient`` type of your own: its delegate absorbs FoundationNetworking's
+    /// 401-challenge hang and its loss of bodies on redirects.
+    /// - Parameter configuration: The session configuration; ``defaultConfiguration()`` by default.
+    public static func makeSession(configuration: URLSessionConfiguration = defaultConfiguration()) -> URLSession {
+        URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
     }
 
     /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)`` uses by default.

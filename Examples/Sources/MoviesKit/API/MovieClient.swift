@@ -23,7 +23,8 @@ public struct MovieClient: APIClient {
 
     /// Creates a client over a session you own.
     /// - Parameters:
-    ///   - session: The session to send through; make it from ``defaultConfiguration()``.
+    ///   - session: The session to send through; make it with
+    ///     `NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration())`.
     ///   - environment: Where requests go.
     ///   - apiKey: The TMDB v3 API key.
     public init(session: URLSession, environment: APIEnvironment, apiKey: String) {
