@@ -18,7 +18,7 @@ extension URLSession {
     ///   of 60 seconds, else the session's `timeoutIntervalForRequest`.
     /// - On a session with ``SessionDelegate`` on Linux, it answers the delegate's cancelled
     ///   authentication challenge with the 401 or 407 response (empty body), and re-issues a
-    ///   307 or 308 with its body.
+    ///   redirect that keeps the method, body included.
     /// - Throws: ``APIError/cancelled``, ``APIError/timedOut``, ``APIError/requestFailed(_:)`` or ``APIError/invalidResponse``.
     func httpResponse(for request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
         let timeout = effectiveTimeout(for: request)
