@@ -20,6 +20,8 @@ public struct NetworkClient: APIClient {
     public let acceptableStatusCodes: Set<Int>
     /// The queue for completion handlers.
     public let callbackQueue: DispatchQueue
+    /// Adapt, retry and observe every request, in order.
+    public let interceptors: [any Interceptor]
 
     /// Creates a client with its own session.
     /// - Parameters:
@@ -27,12 +29,14 @@ public struct NetworkClient: APIClient {
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = [],
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -40,6 +44,7 @@ public struct NetworkClient: APIClient {
             decoder: decoder,
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,
+            interceptors: interceptors,
             callbackQueue: callbackQueue
         )
     }
@@ -50,12 +55,14 @@ public struct NetworkClient: APIClient {
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = [],
         callbackQueue: DispatchQueue = .main
     ) {
         self.session = session
@@ -63,9 +70,10 @@ public struct NetworkClient: APIClient {
         self.encoder = encoder
         self.acceptableStatusCodes = acceptableStatusCodes
         self.callbackQueue = callbackQueue
+        self.interceptors = interceptors
     }
 
-    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)`` uses by default.
+    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)`` uses by default.
     ///
     /// `URLSessionConfiguration.default` with no `URLCache` (on Linux a cache makes mass
     /// cancellation crash, and API responses rarely want one) and up to 64 connections per
