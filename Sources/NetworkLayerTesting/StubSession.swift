@@ -20,6 +20,7 @@ import NetworkLayer
 ///
 /// Routes match on method and the URL's percent-decoded path, whatever the host. A route
 /// registered several times answers with its responses in order and repeats the last one.
+/// A route can also answer from a closure that sees each request (``register(_:_:respond:)``).
 /// A request no route matches fails with `URLError(.resourceUnavailable)` naming it.
 public final class StubSession: Sendable {
     /// The session to hand to the code under test; every request it sends is answered here.
@@ -29,10 +30,12 @@ public final class StubSession: Sendable {
     private let state = Locked(State())
 
     private struct State {
-        var routes: [Route: [StubResponse]] = [:]
+        var routes: [Route: [Responder]] = [:]
         var served: [Route: Int] = [:]
         var requests: [RecordedRequest] = []
     }
+
+    private typealias Responder = @Sendable (RecordedRequest) -> StubResponse
 
     private struct Route: Hashable {
         let method: HTTPMethod
@@ -61,8 +64,24 @@ public final class StubSession: Sendable {
     ///   - path: The URL path to match, percent-decoded, for example `"/3/movie/popular"`.
     ///   - response: The answer.
     public func register(_ method: HTTPMethod = .get, _ path: String, _ response: StubResponse) {
+        register(method, path) { _ in response }
+    }
+
+    /// Answers requests for `method` and `path` by calling `respond` with each one, for answers that
+    /// depend on the request (a header, the body); it queues like ``register(_:_:_:)``.
+    ///
+    /// ```swift
+    /// stubs.register(.get, "/me") { request in
+    ///     request.headers.authorization == "Bearer fresh" ? .json(#"{"id":1}"#) : .status(401)
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - method: The method to match; `.get` by default.
+    ///   - path: The URL path to match, percent-decoded.
+    ///   - respond: Returns the answer; it is called on a `URLSession` thread, once per request.
+    public func register(_ method: HTTPMethod = .get, _ path: String, respond: @escaping @Sendable (RecordedRequest) -> StubResponse) {
         let route = Route(method: method, path: Self.normalized(path))
-        state.withLock { $0.routes[route, default: []].append(response) }
+        state.withLock { $0.routes[route, default: []].append(respond) }
     }
 
     /// Every request received so far, in arrival order, unmatched ones included.
@@ -80,9 +99,9 @@ public final class StubSession: Sendable {
     func respond(to request: URLRequest) -> StubResponse {
         let recorded = RecordedRequest(request)
         let route = Route(method: recorded.method, path: recorded.path)
-        return state.withLock { state in
+        let responder = state.withLock { state -> Result<Responder, URLError> in
             state.requests.append(recorded)
-            guard let responses = state.routes[route], !responses.isEmpty else {
+            guard let responders = state.routes[route], !responders.isEmpty else {
                 let known = state.routes.keys.map { "\($0.method) \($0.path)" }.sorted().joined(separator: ", ")
                 return .failure(
                     URLError(
@@ -96,7 +115,12 @@ public final class StubSession: Sendable {
             }
             let index = state.served[route, default: 0]
             state.served[route] = index + 1
-            return responses[min(index, responses.count - 1)]
+            return .success(responders[min(index, responders.count - 1)])
+        }
+        // Called outside the lock, so a responder may use the stub session itself.
+        switch responder {
+        case .success(let respond): return respond(recorded)
+        case .failure(let error): return .failure(error)
         }
     }
 

@@ -47,8 +47,15 @@ extension APIClient {
         try await execute(request)
     }
 
-    /// Sends `request` through the session and validates the status: the single path under every public call.
+    /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the single path under every public call.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
+        try await RequestPipeline(interceptors: interceptors).run(request) { request async throws(APIError) in
+            try await attempt(request)
+        }
+    }
+
+    /// Sends one attempt through the session and validates the status.
+    func attempt(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
         let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         if !method.allowsRequestBody, request.httpBody != nil || request.httpBodyStream != nil {
             throw .bodyNotAllowed(method)

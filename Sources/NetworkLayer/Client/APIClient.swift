@@ -15,7 +15,8 @@ import Foundation
 ///
 /// Every way of sending (``fetch(_:as:)``, ``send(_:as:)``, ``fetch(_:as:completion:)``,
 /// ``fetch(with:as:)`` and ``response(for:)-(Endpoint)``) goes through one path: build the
-/// request, send it, check the status against ``acceptableStatusCodes``, decode.
+/// request, run it through the ``interceptors`` (adapt, send, check the status against
+/// ``acceptableStatusCodes``, retry), decode.
 public protocol APIClient: Sendable {
     /// The session that sends requests. Keep one per client for the client's whole life.
     var session: URLSession { get }
@@ -27,6 +28,8 @@ public protocol APIClient: Sendable {
     var acceptableStatusCodes: Set<Int> { get }
     /// The queue on which ``fetch(_:as:completion:)`` calls its completion; `.main` by default.
     var callbackQueue: DispatchQueue { get }
+    /// Adapt, retry and observe every request, in order; none by default. See ``Interceptor``.
+    var interceptors: [any Interceptor] { get }
 }
 
 /// `200..<300`, built once.
@@ -41,4 +44,6 @@ extension APIClient {
     public var acceptableStatusCodes: Set<Int> { successStatusCodes }
     /// `DispatchQueue.main`.
     public var callbackQueue: DispatchQueue { .main }
+    /// None.
+    public var interceptors: [any Interceptor] { [] }
 }

@@ -26,6 +26,8 @@ public struct NetworkClient: APIClient {
     public let acceptableStatusCodes: Set<Int>
     /// The queue for completion handlers.
     public let callbackQueue: DispatchQueue
+    /// Adapt, retry and observe every request, in order.
+    public let interceptors: [any Interceptor]
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
@@ -33,12 +35,14 @@ public struct NetworkClient: APIClient {
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = [],
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -46,6 +50,7 @@ public struct NetworkClient: APIClient {
             decoder: decoder,
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,
+            interceptors: interceptors,
             callbackQueue: callbackQueue
         )
     }
@@ -56,12 +61,14 @@ public struct NetworkClient: APIClient {
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = [],
         callbackQueue: DispatchQueue = .main
     ) {
         self.session = session
@@ -69,9 +76,10 @@ public struct NetworkClient: APIClient {
         self.encoder = encoder
         self.acceptableStatusCodes = acceptableStatusCodes
         self.callbackQueue = callbackQueue
+        self.interceptors = interceptors
     }
 
-    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)``
+    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
     /// makes, for an ``APIClient`` type of your own: its delegate absorbs FoundationNetworking's
     /// 401-challenge hang and its loss of bodies on redirects.
     /// - Parameter configuration: The session configuration; ``defaultConfiguration()`` by default.
@@ -79,7 +87,7 @@ public struct NetworkClient: APIClient {
         URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
     }
 
-    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:callbackQueue:)`` uses by default.
+    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)`` uses by default.
     ///
     /// `URLSessionConfiguration.default` with no `URLCache` (on Linux a cache makes mass
     /// cancellation crash, and API responses rarely want one) and up to 64 connections per

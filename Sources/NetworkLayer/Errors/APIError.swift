@@ -7,9 +7,12 @@ import Foundation
 /// Everything that can go wrong between describing a request and holding its decoded value.
 ///
 /// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
-/// anything is sent; the transport fails with `requestFailed`, `timedOut` or `cancelled`;
+/// anything is sent, and an interceptor with `adaptationFailed` or `credentialRefreshFailed`;
+/// the transport fails with `requestFailed`, `timedOut` or `cancelled`;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`. Each case has a readable ``description``.
+///
+/// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 public enum APIError: Error, Sendable, Equatable {
     /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host.
     case invalidURL(String)
@@ -33,6 +36,12 @@ public enum APIError: Error, Sendable, Equatable {
     /// The body could not be decoded. The text names the type, the coding path and what was wrong,
     /// for example `MoviePage: key 'total_results' not found at results[3]`; `body` is the bytes received.
     case decodingFailed(String, body: Data)
+    /// An ``Interceptor`` failed to adapt the request, so nothing was sent. `interceptor` is its type
+    /// name and `reason` the error it threw, for example `TokenAdapter` and `the keychain is locked`.
+    case adaptationFailed(interceptor: String, reason: String)
+    /// A ``RefreshingAuthenticator`` could not refresh its credential; the text is the refresh's error.
+    /// Every request waiting for that refresh fails with it.
+    case credentialRefreshFailed(String)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -70,6 +79,10 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "The response body was empty where a value was expected"
         case .decodingFailed(let reason, let body):
             "Decoding failed: \(reason) (body: \(body.count) bytes)"
+        case .adaptationFailed(let interceptor, let reason):
+            "Interceptor \(interceptor) failed to adapt the request, so it was not sent: \(reason)"
+        case .credentialRefreshFailed(let reason):
+            "Refreshing the credential failed: \(reason)"
         }
     }
 
@@ -79,6 +92,25 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// The error for a body on a method that cannot carry one (`GET`, `HEAD`).
     static func bodyNotAllowed(_ method: HTTPMethod) -> APIError {
         .invalidRequest("a \(method.rawValue) request cannot carry a body; send the values as urlParameters or use another method")
+    }
+
+    /// Maps an error an interceptor's `adapt` threw: an `APIError` as it is, cancellation to
+    /// ``cancelled``, anything else to ``adaptationFailed(interceptor:reason:)`` naming the interceptor.
+    init(adapterError error: any Error, interceptor: any Interceptor) {
+        if let error = error as? APIError {
+            self = error
+        } else if error is CancellationError {
+            self = .cancelled
+        } else {
+            self = .adaptationFailed(interceptor: String(describing: type(of: interceptor)), reason: Self.reason(error))
+        }
+    }
+
+    /// A readable account of any error: a `URLError`'s summary, a `LocalizedError`'s `errorDescription`, else its description.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? URLError { return error.summary }
+        if let error = error as? any LocalizedError, let description = error.errorDescription { return description }
+        return String(describing: error)
     }
 
     /// Maps an error from the transport: timeouts and cancellation get their own cases, other

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An ``Interceptor`` that adds credentials to every attempt of a request, in place.
+///
+/// Implement ``authenticate(_:)``; the authenticator adapts each attempt with it, so a retry
+/// carries the credential current at that moment. Throwing stops the request before it is sent.
+///
+/// ```swift
+/// struct APIKey: Authenticator {
+///     let key: String
+///     func authenticate(_ request: inout URLRequest) async throws {
+///         request.setValue(key, forHTTPHeaderField: "X-API-Key")
+///     }
+/// }
+/// ```
+public protocol Authenticator: Interceptor {
+    /// Adds credentials to `request`, for example an `Authorization` header.
+    func authenticate(_ request: inout URLRequest) async throws
+}
+
+extension Authenticator {
+    /// Returns `request` after ``authenticate(_:)``.
+    public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        var request = request
+        try await authenticate(&request)
+        return request
+    }
+}
+
+/// Sends `Authorization: Bearer <token>` with every request.
+///
+/// ```swift
+/// let client = NetworkClient(interceptors: [BearerTokenAuthenticator(token: "abc123")])
+/// let fromKeychain = BearerTokenAuthenticator { try await keychain.token() }
+/// ```
+///
+/// To refresh an expired token on `401`, use ``RefreshingAuthenticator`` instead.
+public struct BearerTokenAuthenticator: Authenticator {
+    private let token: @Sendable () async throws -> String
+
+    /// Sends a fixed token.
+    public init(token: String) {
+        self.token = { token }
+    }
+
+    /// Asks `token` for the token before every attempt; if it throws, the request is not sent.
+    public init(token: @escaping @Sendable () async throws -> String) {
+        self.token = token
+    }
+
+    /// Sets `Authorization: Bearer <token>`.
+    public func authenticate(_ request: inout URLRequest) async throws {
+        request.setValue("Bearer \(try await token())", forHTTPHeaderField: "Authorization")
+    }
+}
+
+/// Sends `Authorization: Basic <base64(username:password)>` (RFC 7617) with every request.
+///
+/// Sending the credentials up front also keeps clear of a FoundationNetworking bug: on Linux, a
+/// request that meets a `401` with `WWW-Authenticate: Basic` while carrying no credentials can hang.
+public struct BasicAuthenticator: Authenticator {
+    private let header: String
+
+    /// Creates an authenticator for a user name and password (UTF-8).
+    public init(username: String, password: String) {
+        header = HTTPHeader.basicAuthorization(username: username, password: password).value
+    }
+
+    /// Sets `Authorization: Basic …`.
+    public func authenticate(_ request: inout URLRequest) async throws {
+        request.setValue(header, forHTTPHeaderField: "Authorization")
+    }
+}

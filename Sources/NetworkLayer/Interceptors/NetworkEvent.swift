@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Something that happened to a request, for logging and metrics; every ``Interceptor`` observes every event.
+///
+/// Each call to the client emits ``requestStarted(id:request:)``, then one ``attemptFinished(_:)``
+/// per attempt that was sent, then ``requestFinished(_:)``, all with the same request ID.
+public enum NetworkEvent: Sendable {
+    /// The client is about to adapt and send a request, as built.
+    case requestStarted(id: Int, request: URLRequest)
+    /// An attempt was sent and ended; the metrics say how, and whether it will be retried.
+    case attemptFinished(AttemptMetrics)
+    /// The request ended, successfully or not; no further attempt follows.
+    case requestFinished(RequestMetrics)
+
+    /// The ID of the request the event belongs to.
+    public var requestID: Int {
+        switch self {
+        case .requestStarted(let id, _): id
+        case .attemptFinished(let metrics): metrics.requestID
+        case .requestFinished(let metrics): metrics.requestID
+        }
+    }
+}
+
+/// How one attempt went: what was sent, what came back, how long it took and what happens next.
+public struct AttemptMetrics: Sendable {
+    /// The request's ID, shared by all its attempts.
+    public let requestID: Int
+    /// The attempt's number, starting at 1.
+    public let attempt: Int
+    /// The request as sent, after every adapter.
+    public let request: URLRequest
+    /// The response, whatever its status; `nil` when none arrived (a transport failure).
+    public let response: HTTPResponse?
+    /// Why the attempt failed; `nil` when it succeeded.
+    public let error: APIError?
+    /// Seconds from sending the request to holding the whole response or the error.
+    public let duration: TimeInterval
+    /// Seconds until the request is sent again; `nil` when it is not retried.
+    public let retryDelay: TimeInterval?
+
+    /// Creates metrics; the client makes these, so you need this only in tests.
+    public init(
+        requestID: Int,
+        attempt: Int,
+        request: URLRequest,
+        response: HTTPResponse?,
+        error: APIError?,
+        duration: TimeInterval,
+        retryDelay: TimeInterval?
+    ) {
+        self.requestID = requestID
+        self.attempt = attempt
+        self.request = request
+        self.response = response
+        self.error = error
+        self.duration = duration
+        self.retryDelay = retryDelay
+    }
+
+    /// The response's status code, if a response arrived.
+    public var statusCode: Int? { response?.statusCode }
+    /// The size of the request body (`httpBody`; a stream counts as 0).
+    public var bytesSent: Int { request.httpBody?.count ?? 0 }
+    /// The size of the response body as received.
+    public var bytesReceived: Int { response?.body.count ?? 0 }
+}
+
+/// How a whole request went, over all its attempts.
+public struct RequestMetrics: Sendable {
+    /// The request's ID.
+    public let requestID: Int
+    /// The request as built, before any adapter.
+    public let request: URLRequest
+    /// The last response received, whatever its status; `nil` when none arrived.
+    public let response: HTTPResponse?
+    /// The error the caller gets; `nil` on success.
+    public let error: APIError?
+    /// How many attempts were sent; 0 when an adapter failed before the first.
+    public let attempts: Int
+    /// Seconds from the start to the end, waits between attempts included.
+    public let duration: TimeInterval
+
+    /// Creates metrics; the client makes these, so you need this only in tests.
+    public init(requestID: Int, request: URLRequest, response: HTTPResponse?, error: APIError?, attempts: Int, duration: TimeInterval) {
+        self.requestID = requestID
+        self.request = request
+        self.response = response
+        self.error = error
+        self.attempts = attempts
+        self.duration = duration
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Which request and which attempt an ``Interceptor`` is working on.
+public struct RequestContext: Sendable, Equatable {
+    /// Identifies one call to the client, shared by all its attempts and its ``NetworkEvent``s.
+    public let requestID: Int
+    /// The attempt's number, starting at 1: the attempt about to be sent in
+    /// ``Interceptor/adapt(_:context:)``, the one that just failed in ``Interceptor/retry(_:for:context:)``.
+    public let attempt: Int
+    /// Why each earlier attempt failed, oldest first; empty on the first attempt.
+    public let previousErrors: [APIError]
+
+    /// Creates a context; the client makes these, so you need this only to call an interceptor in a test.
+    public init(requestID: Int = 0, attempt: Int = 1, previousErrors: [APIError] = []) {
+        self.requestID = requestID
+        self.attempt = attempt
+        self.previousErrors = previousErrors
+    }
+
+    /// A new request ID, unique within the process.
+    static func nextRequestID() -> Int {
+        requestIDs.withLock { last in
+            last += 1
+            return last
+        }
+    }
+}
+
+/// The last request ID handed out.
+private let requestIDs = Locked(0)

@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An ``Interceptor`` that retries failed attempts that are likely to succeed when sent again,
+/// waiting longer each time.
+///
+/// By default it makes up to 3 attempts, retrying only idempotent methods (`GET`, `HEAD`, `PUT`,
+/// `DELETE`, `OPTIONS`, `TRACE`) after a timeout, a lost or refused connection, a DNS failure, or a
+/// status of 408, 429, 500, 502, 503 or 504:
+///
+/// ```swift
+/// let client = NetworkClient(interceptors: [RetryPolicy()])
+/// let strict = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
+/// ```
+///
+/// The wait before attempt *n* + 1 is "full jitter" exponential backoff: a random time between 0 and
+/// `min(maximumDelay, baseDelay × 2ⁿ⁻¹)`. A response's `Retry-After` header, in seconds or as an HTTP
+/// date, replaces that wait, capped at `maximumDelay`. Cancelling the caller's task during a wait
+/// ends the request at once with ``APIError/cancelled``. The error of the last attempt is the one
+/// the caller gets.
+public struct RetryPolicy: Interceptor {
+    /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: the methods that are safe to send twice.
+    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")]
+    /// 408, 429, 500, 502, 503 and 504.
+    public static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    /// Timed out, connection lost, connection refused (cannot connect), cannot find host and DNS lookup failed.
+    public static let transientURLErrorCodes: Set<URLError.Code> = [
+        .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
+    ]
+
+    /// The most attempts a request gets, the first one included; 1 never retries.
+    public var maximumAttempts: Int
+    /// The backoff's scale in seconds: the longest wait after the first attempt.
+    public var baseDelay: TimeInterval
+    /// The longest wait in seconds, whether from backoff or from `Retry-After`.
+    public var maximumDelay: TimeInterval
+    /// The methods that are retried; others fail on the first error.
+    public var retryableMethods: Set<HTTPMethod>
+    /// The statuses outside the client's acceptable codes that are retried.
+    public var retryableStatusCodes: Set<Int>
+    /// The transport failures that are retried; `.timedOut` covers ``APIError/timedOut``.
+    public var retryableURLErrorCodes: Set<URLError.Code>
+
+    private let random: @Sendable () -> Double
+    private let now: @Sendable () -> Date
+
+    /// Creates a policy.
+    /// - Parameters:
+    ///   - maximumAttempts: The most attempts a request gets, the first one included; `3` by default.
+    ///   - baseDelay: The backoff's scale in seconds; `0.5` by default.
+    ///   - maximumDelay: The longest wait in seconds, from backoff or `Retry-After`; `30` by default.
+    ///   - retryableMethods: The methods that are retried; ``idempotentMethods`` by default.
+    ///   - retryableStatusCodes: The statuses that are retried; ``transientStatusCodes`` by default.
+    ///   - retryableURLErrorCodes: The transport failures that are retried; ``transientURLErrorCodes`` by default.
+    ///   - random: The jitter source, returning a number in `0...1` (others are clamped); uniform by default.
+    ///     Tests pass a constant to make waits predictable.
+    ///   - now: The current time, for `Retry-After` dates; `Date()` by default.
+    public init(
+        maximumAttempts: Int = 3,
+        baseDelay: TimeInterval = 0.5,
+        maximumDelay: TimeInterval = 30,
+        retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
+        retryableStatusCodes: Set<Int> = RetryPolicy.transientStatusCodes,
+        retryableURLErrorCodes: Set<URLError.Code> = RetryPolicy.transientURLErrorCodes,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.maximumAttempts = maximumAttempts
+        self.baseDelay = baseDelay
+        self.maximumDelay = maximumDelay
+        self.retryableMethods = retryableMethods
+        self.retryableStatusCodes = retryableStatusCodes
+        self.retryableURLErrorCodes = retryableURLErrorCodes
+        self.random = random
+        self.now = now
+    }
+
+    /// Retries after a wait while attempts remain and the method and failure are retryable.
+    public func retry(_ request: URLRequest, for error: APIError, context: RequestContext) async -> RetryDecision {
+        guard context.attempt < maximumAttempts, isRetryable(request, for: error) else { return .doNotRetry }
+        if let header = error.response?.headers["Retry-After"], let seconds = RetryAfter.seconds(from: header, now: now()) {
+            return .retryAfter(min(seconds, maximumDelay))
+        }
+        return .retryAfter(backoff(afterAttempt: context.attempt))
+    }
+
+    /// Whether `error` is worth another attempt of `request`, attempts aside.
+    func isRetryable(_ request: URLRequest, for error: APIError) -> Bool {
+        guard retryableMethods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET")) else { return false }
+        switch error {
+        case .unacceptableStatusCode(let code, _): return retryableStatusCodes.contains(code)
+        case .timedOut: return retryableURLErrorCodes.contains(.timedOut)
+        case .requestFailed(let urlError): return retryableURLErrorCodes.contains(urlError.code)
+        default: return false
+        }
+    }
+
+    /// The jittered wait after attempt `attempt` failed: `random() × min(maximumDelay, baseDelay × 2^(attempt − 1))`.
+    func backoff(afterAttempt attempt: Int) -> TimeInterval {
+        let ceiling = min(maximumDelay, baseDelay * pow(2, Double(max(0, attempt - 1))))
+        let jitter = random()
+        guard ceiling.isFinite, ceiling > 0, jitter.isFinite else { return 0 }
+        return ceiling * min(max(jitter, 0), 1)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Which header values and query parameter values to hide when a request or response is written
+/// out, by ``NetworkLogger`` and `URLRequest.cURLDescription(redacting:)`.
+///
+/// Names match case-insensitively; a query name also matches with a `[…]` suffix (`token[]`).
+/// A hidden value is written as `<redacted>`. Bodies are never redacted.
+public struct Redaction: Sendable, Equatable {
+    /// The header names whose values are hidden.
+    public var headers: Set<String>
+    /// The query parameter names whose values are hidden.
+    public var queryItems: Set<String>
+
+    /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
+    public static let sensitiveHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`.
+    public static let sensitiveQueryItems: Set<String> = ["access_token", "api_key", "apikey", "client_secret", "password", "token"]
+
+    /// Hides ``sensitiveHeaders`` and ``sensitiveQueryItems``.
+    public static let `default` = Redaction()
+    /// Hides nothing.
+    public static let disabled = Redaction(headers: [], queryItems: [])
+
+    /// Creates a redaction.
+    /// - Parameters:
+    ///   - headers: The header names whose values are hidden; ``sensitiveHeaders`` by default.
+    ///   - queryItems: The query parameter names whose values are hidden; ``sensitiveQueryItems`` by default.
+    public init(headers: Set<String> = Redaction.sensitiveHeaders, queryItems: Set<String> = Redaction.sensitiveQueryItems) {
+        self.headers = headers
+        self.queryItems = queryItems
+    }
+
+    /// What replaces a hidden value.
+    static let placeholder = "<redacted>"
+
+    /// `value`, or the placeholder when the header `name` is redacted.
+    func value(_ value: String, forHeader name: String) -> String {
+        headers.contains { $0.caseInsensitiveEquals(name) } ? Self.placeholder : value
+    }
+
+    /// The URL as text with redacted query values replaced; everything else as `absoluteString` has it.
+    func string(for url: URL) -> String {
+        let text = url.absoluteString
+        guard !queryItems.isEmpty else { return text }
+        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
+        guard let questionMark = text[..<fragmentStart].firstIndex(of: "?") else { return text }
+        let queryStart = text.index(after: questionMark)
+        let pairs = text[queryStart..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: "="), isRedacted(queryName: pair[..<equals]) else { return String(pair) }
+            return pair[..<equals] + "=" + Self.placeholder
+        }
+        return text[..<queryStart] + pairs.joined(separator: "&") + text[fragmentStart...]
+    }
+
+    /// Whether the percent-encoded query name `encoded` is one to hide.
+    private func isRedacted(queryName encoded: Substring) -> Bool {
+        let decoded = String(encoded).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(encoded)
+        let name = decoded.firstIndex(of: "[").map { String(decoded[..<$0]) } ?? decoded
+        return queryItems.contains { $0.caseInsensitiveEquals(name) }
+    }
+}
