@@ -65,4 +65,14 @@ struct APIErrorTests {
         #expect(APIError.timedOut.statusCode == nil)
         #expect(APIError.invalidData.response == nil)
     }
+
+    @Test("A transport error's description hides secrets in the failing URL's query")
+    func transportErrorRedactsQuery() throws {
+        let url = try #require(URL(string: "https://api.example.com/3/movie/550?api_key=s3cret&page=2&token=t0k"))
+        let error = APIError.requestFailed(URLError(.cannotConnectToHost, userInfo: [NSURLErrorFailingURLErrorKey: url]))
+        #expect(
+            error.description
+                == "Request failed: could not connect to the server [URLError -1004] (https://api.example.com/3/movie/550?api_key=<redacted>&page=2&token=<redacted>)"
+        )
+    }
 }

@@ -158,7 +158,8 @@ extension URLError {
             case .userAuthenticationRequired: "authentication is required"
             default: (userInfo[NSLocalizedDescriptionKey] as? String) ?? "URL error"
             }
-        let url = failingURL.map { " (\($0.absoluteString))" } ?? ""
+        // The description ends up in logs: keep secrets in the query (`api_key`, `token`, …) out of it.
+        let url = failingURL.map { " (\(Redaction.default.string(for: $0)))" } ?? ""
         return "\(meaning) [URLError \(code.rawValue)]\(url)"
     }
 }
