@@ -122,14 +122,14 @@ struct LinuxTrapTests {
         #expect(elapsed < .seconds(2.5), "the server answers at 3 s")
     }
 
-    @Test("A fractional timeout fires at its time: 1.5 s is neither 1 s (truncated) nor 2 s (rounded up)")
+    @Test("A fractional timeout fires at its time: 1.2 s is neither 1 s (truncated) nor 2 s (rounded up)")
     func fractionalTimeout() async throws {
         let started = ContinuousClock.now
-        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/delay/4", timeout: 1.5))
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/delay/4", timeout: 1.2))
         let elapsed = ContinuousClock.now - started
         #expect(result.failure == .timedOut)
-        #expect(elapsed >= .milliseconds(1500))
-        #expect(elapsed < .milliseconds(1950))
+        #expect(elapsed >= .milliseconds(1200))
+        #expect(elapsed < .milliseconds(1900))
     }
 
     @Test("Without an endpoint timeout, the session's sub-second timeout applies")
