@@ -31,13 +31,13 @@ struct APIKeyTests {
         }
     }
 
-    @Test("Transport errors name the failing URL with the key replaced by ***")
+    @Test("Transport errors name the failing URL with the key redacted")
     func keyIsRedacted() async throws {
         let run = await movies(["--base-url", "http://127.0.0.1:1/3", "--api-key", "secret-key-123"]) { try NoServerExpected().start() }
 
         #expect(run.status == .failure)
         #expect(run.errors.contains("Request failed: could not connect to the server"))
-        #expect(run.errors.contains("api_key=***&page=1"))
+        #expect(run.errors.contains("api_key=<redacted>&page=1"))
         #expect(!run.errors.contains("secret-key-123"))
     }
 
