@@ -11,8 +11,8 @@ import Foundation
 ///   FoundationNetworking task hang past every timeout. The delegate cancels the challenge instead,
 ///   and ``URLSession/httpResponse(for:)`` turns the cancellation back into the 401 response.
 /// - On 307 and 308 FoundationNetworking keeps the method but sends the body empty. The delegate
-///   declines such redirects when the request has a body, and the transport re-issues the
-///   request, body included, to the new location.
+///   declines such redirects when the request has a body (an upload task always has one), and the
+///   transport re-issues the request, body included, to the new location.
 ///
 /// It has no state: everything it decides comes from the task it is asked about.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
@@ -36,7 +36,7 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
             newRequest request: URLRequest,
             completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            let carriesBody = task.originalRequest.map(Self.hasBody) ?? false
+            let carriesBody = task is URLSessionUploadTask || (task.originalRequest.map(Self.hasBody) ?? false)
             completionHandler(Self.bodyRedirectStatusCodes.contains(response.statusCode) && carriesBody ? nil : request)
         }
 

@@ -44,7 +44,7 @@ extension URLSession {
 
     /// The request's timeout if it was changed from the default, else the session's; `nil` when
     /// it is not a positive number of seconds (no deadline).
-    private func effectiveTimeout(for request: URLRequest) -> TimeInterval? {
+    func effectiveTimeout(for request: URLRequest) -> TimeInterval? {
         let timeout =
             request.timeoutInterval == URLRequest.defaultTimeoutInterval
             ? configuration.timeoutIntervalForRequest : request.timeoutInterval
