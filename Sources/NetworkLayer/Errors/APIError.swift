@@ -9,7 +9,8 @@ import Foundation
 /// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
 /// anything is sent; the transport fails with `requestFailed`, `timedOut` or `cancelled`;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
-/// with `invalidData` or `decodingFailed`. Each case has a readable ``description``.
+/// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
+/// `bufferLimitExceeded`. Each case has a readable ``description``.
 public enum APIError: Error, Sendable, Equatable {
     /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host.
     case invalidURL(String)
@@ -33,6 +34,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// The body could not be decoded. The text names the type, the coding path and what was wrong,
     /// for example `MoviePage: key 'total_results' not found at results[3]`; `body` is the bytes received.
     case decodingFailed(String, body: Data)
+    /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
+    /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
+    case bufferLimitExceeded(Int)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -70,6 +74,8 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "The response body was empty where a value was expected"
         case .decodingFailed(let reason, let body):
             "Decoding failed: \(reason) (body: \(body.count) bytes)"
+        case .bufferLimitExceeded(let limit):
+            "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
         }
     }
 
