@@ -13,6 +13,9 @@ public struct StubResponse: Sendable {
     public var headers: HTTPHeaders
     /// The response body.
     public var body: Data
+    /// The pieces the body is delivered in, one at a time, to test code that streams; `nil` (the
+    /// default) delivers ``body`` at once. Set by ``chunked(_:statusCode:headers:delay:)``.
+    public var chunks: [Data]?
     /// The error to fail with instead of responding, for example `URLError(.notConnectedToInternet)`.
     public var error: (any Error & Sendable)?
     /// Seconds to wait before answering; a cancelled request stops waiting at once.
@@ -62,6 +65,19 @@ public struct StubResponse: Sendable {
     /// An empty body with the given status, for example `.status(204)`.
     public static func status(_ statusCode: Int, delay: TimeInterval = 0) -> StubResponse {
         StubResponse(statusCode: statusCode, delay: delay)
+    }
+
+    /// A body delivered in pieces, each reaching the session as a chunk of its own, as a slow network
+    /// would deliver it: for testing ``NetworkLayer/ResponseStream`` and downloads.
+    public static func chunked(
+        _ chunks: [Data],
+        statusCode: Int = 200,
+        headers: HTTPHeaders = [:],
+        delay: TimeInterval = 0
+    ) -> StubResponse {
+        var response = StubResponse(statusCode: statusCode, headers: headers, body: chunks.reduce(Data(), +), delay: delay)
+        response.chunks = chunks
+        return response
     }
 
     /// A transport failure instead of a response, for example `.failure(URLError(.timedOut))`.

@@ -61,8 +61,8 @@ class StubURLProtocol: URLProtocol {
             return
         }
         client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-        if !answer.body.isEmpty {
-            client.urlProtocol(self, didLoad: answer.body)
+        for chunk in answer.chunks ?? [answer.body] where !chunk.isEmpty {
+            client.urlProtocol(self, didLoad: chunk)
         }
         client.urlProtocolDidFinishLoading(self)
     }

@@ -22,11 +22,12 @@ extension APIClient {
     ) -> RequestHandle {
         // The endpoint need not be Sendable, so the request is built here, before any hop.
         let request = Result { () throws(APIError) in try endpoint.urlRequest(encoder: encoder) }
+        let upload = endpoint.task.uploadBody
         let queue = callbackQueue
         return RequestHandle(
             operation: {
                 switch request {
-                case .success(let request): await fetch(with: request, as: type)
+                case .success(let request): await fetch(with: request, upload: upload, as: type)
                 case .failure(let error): .failure(error)
                 }
             },

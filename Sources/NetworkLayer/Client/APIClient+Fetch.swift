@@ -33,13 +33,13 @@ extension APIClient {
     /// Sends `endpoint` and returns the decoded body, throwing the ``APIError`` instead of returning a `Result`.
     public func send<T: Decodable>(_ endpoint: some Endpoint, as type: T.Type = T.self) async throws(APIError) -> T {
         let request = try endpoint.urlRequest(encoder: encoder)
-        return try await decode(type, from: execute(request))
+        return try await decode(type, from: execute(request, upload: endpoint.task.uploadBody))
     }
 
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     /// - Throws: Any ``APIError`` but the decoding ones; a status outside ``acceptableStatusCodes`` still fails.
     public func response(for endpoint: some Endpoint) async throws(APIError) -> HTTPResponse {
-        try await execute(endpoint.urlRequest(encoder: encoder))
+        try await execute(endpoint.urlRequest(encoder: encoder), upload: endpoint.task.uploadBody)
     }
 
     /// Sends a request you built yourself and returns the response undecoded.
@@ -49,7 +49,7 @@ extension APIClient {
 
     /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the single path under every public call.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
-        try await RequestPipeline(interceptors: interceptors).run(request) { request async throws(APIError) in
+        try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
             try await attempt(request)
         }
     }

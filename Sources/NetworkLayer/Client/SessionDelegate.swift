@@ -12,8 +12,8 @@ import Foundation
 ///   and ``URLSession/httpResponse(for:)`` turns the cancellation back into the 401 response.
 /// - On a redirect that keeps the method (307 and 308, and 301 and 302 for methods other than
 ///   POST) FoundationNetworking sends the body empty. The delegate declines such redirects when
-///   the request has a body, and the transport re-issues the request, body included, to the new
-///   location.
+///   the request has a body (an upload task always has one), and the transport re-issues the
+///   request, body included, to the new location.
 ///
 /// It has no state: everything it decides comes from the task it is asked about.
 final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
@@ -40,7 +40,8 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
             // A redirect that turns the request into a GET (POST after 301, 302 or 303) drops the body
             // as HTTP says and is followed; one that keeps the method would be sent with an empty body.
             let current = task.currentRequest ?? task.originalRequest
-            let keepsBody = current.map(Self.hasBody) == true && HTTPMethod(rawValue: request.httpMethod ?? "GET").allowsRequestBody
+            let carriesBody = task is URLSessionUploadTask || current.map(Self.hasBody) == true
+            let keepsBody = carriesBody && HTTPMethod(rawValue: request.httpMethod ?? "GET").allowsRequestBody
             completionHandler(keepsBody ? nil : request)
         }
 

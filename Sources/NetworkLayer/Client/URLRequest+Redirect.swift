@@ -12,10 +12,11 @@ extension URLRequest {
     /// The method, headers and body stay; the URL is the `Location`, resolved against the response's
     /// URL. Credentials do not follow the request to another origin: `Authorization` and `Cookie`
     /// are dropped when the scheme, host or port changes. A streamed body cannot be sent twice, so
-    /// its redirect is returned as it is.
-    func redirected(by response: HTTPURLResponse) -> URLRequest? {
+    /// its redirect is returned as it is. `carriesBody` says whether a body sent beside the request
+    /// (an upload task's) is at stake; by default, whether the request has a non-empty `httpBody`.
+    func redirected(by response: HTTPURLResponse, carriesBody: Bool? = nil) -> URLRequest? {
         guard SessionDelegate.bodyRedirectStatusCodes.contains(response.statusCode),
-            let body = httpBody, !body.isEmpty,
+            carriesBody ?? !(httpBody ?? Data()).isEmpty,
             let location = response.value(forHTTPHeaderField: "Location"),
             let target = URL(string: location, relativeTo: response.url ?? url)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"

@@ -44,7 +44,7 @@ extension URLSession {
 
     /// The request's timeout if it was changed from the default, else the session's; `nil` when
     /// it is not a positive number of seconds (no deadline).
-    private func effectiveTimeout(for request: URLRequest) -> TimeInterval? {
+    func effectiveTimeout(for request: URLRequest) -> TimeInterval? {
         let timeout =
             request.timeoutInterval == URLRequest.defaultTimeoutInterval
             ? configuration.timeoutIntervalForRequest : request.timeoutInterval
@@ -56,23 +56,27 @@ extension URLSession {
         let state = Locked(TransportState.idle)
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), APIError>, Never>) in
-                let started = state.withLock { current -> URLSessionDataTask? in
-                    guard case .idle = current else { return nil }
-                    let task = dataTask(with: request) { data, response, error in
-                        let outcome = state.withLock { current in
-                            defer { current = .finished }
-                            return current
+                // Creating and resuming a task wait for FoundationNetworking's work queue, which many
+                // requests at once keep busy: that wait must not hold a thread of the cooperative pool.
+                Self.startQueue.async { [self] in
+                    let started = state.withLock { current -> URLSessionDataTask? in
+                        guard case .idle = current else { return nil }
+                        let task = dataTask(with: request) { data, response, error in
+                            let outcome = state.withLock { current in
+                                defer { current = .finished }
+                                return current
+                            }
+                            continuation.resume(returning: Self.result(data: data, response: response, error: error, outcome: outcome))
                         }
-                        continuation.resume(returning: Self.result(data: data, response: response, error: error, outcome: outcome))
+                        current = .running(task, Self.startTimer(deadline, state: state))
+                        return task
                     }
-                    current = .running(task, Self.startTimer(deadline, state: state))
-                    return task
-                }
-                if let started {
-                    started.resume()
-                } else {
-                    let reason = state.withLock { $0 }
-                    continuation.resume(returning: .failure(reason.isTimedOut ? .timedOut : .cancelled))
+                    if let started {
+                        started.resume()
+                    } else {
+                        let reason = state.withLock { $0 }
+                        continuation.resume(returning: .failure(reason.isTimedOut ? .timedOut : .cancelled))
+                    }
                 }
             }
         } onCancel: {
@@ -80,6 +84,9 @@ extension URLSession {
         }
         return try result.get()
     }
+
+    /// Where tasks are created and resumed, off Swift's cooperative threads.
+    private static let startQueue = DispatchQueue(label: "NetworkLayer.transport.start")
 
     /// A timer that ends the exchange in `state` as timed out at `deadline`.
     private static func startTimer(_ deadline: DispatchTime?, state: Locked<TransportState>) -> (any DispatchSourceTimer)? {

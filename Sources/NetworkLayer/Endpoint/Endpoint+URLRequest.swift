@@ -9,7 +9,9 @@ extension Endpoint {
     ///
     /// The URL is `base` and `path` joined with exactly one `/`, the path percent-encoded, and the
     /// task's URL parameters appended to any query `base` carries. Headers are the endpoint's, then the
-    /// task's additional headers; a body encoder sets `Content-Type` only if none was set.
+    /// task's additional headers; a body encoder sets `Content-Type` only if none was set. An upload
+    /// task (``HTTPTask/uploadFile(_:contentType:urlParameters:)``, ``HTTPTask/uploadMultipart(_:urlParameters:)``)
+    /// sets its `Content-Type` but leaves the body out: the client streams it when sending.
     /// - Parameter encoder: The encoder for ``HTTPTask/requestJSONBody(_:urlParameters:)``; a plain `JSONEncoder()` by default.
     /// - Throws: ``APIError/invalidURL(_:)``, ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
     public func urlRequest(encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
@@ -17,7 +19,7 @@ extension Endpoint {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }
         let content = try RequestContent(task: task, encoder: encoder, formEncoder: formParameterEncoder)
-        if content.body != nil, !method.allowsRequestBody {
+        if content.body != nil || content.upload != nil, !method.allowsRequestBody {
             throw .bodyNotAllowed(method)
         }
         let query = try content.urlParameters.map { parameters throws(APIError) in
@@ -54,6 +56,7 @@ private struct RequestContent {
     var urlParameters: Parameters?
     var headers = HTTPHeaders()
     var body: (data: Data, contentType: String)?
+    var upload: UploadBody?
 
     init(task: HTTPTask, encoder: JSONEncoder, formEncoder: FormParameterEncoder) throws(APIError) {
         switch task {
@@ -78,6 +81,14 @@ private struct RequestContent {
         case .requestData(let data, let contentType):
             headers.contentType = contentType
             body = (data, contentType)
+        case .uploadFile(let fileURL, let contentType, let urlParameters):
+            self.urlParameters = urlParameters
+            headers.contentType = contentType
+            upload = .file(fileURL)
+        case .uploadMultipart(let form, let urlParameters):
+            self.urlParameters = urlParameters
+            headers.contentType = form.contentType
+            upload = .multipart(form)
         }
     }
 

@@ -49,4 +49,23 @@ public enum HTTPTask {
 
     /// Raw bytes as the body, sent with the given `Content-Type` (it replaces one set in the endpoint's headers).
     case requestData(Data, contentType: String)
+
+    /// A file on disk as the body, streamed from the file as it is sent (never read into memory
+    /// whole), with its size as `Content-Length` and the given `Content-Type` (it replaces one set
+    /// in the endpoint's headers); URL parameters go in the query.
+    ///
+    /// The body is attached when the endpoint is sent (with ``APIClient/send(_:as:)``,
+    /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:)-(Endpoint)`` or, to observe progress,
+    /// ``APIClient/upload(for:as:progress:)``): the `URLRequest` that
+    /// ``Endpoint/urlRequest(encoder:)`` builds has its headers but no body. The file must exist
+    /// when the request is sent, or it fails with ``APIError/invalidRequest(_:)``.
+    case uploadFile(URL, contentType: String = "application/octet-stream", urlParameters: Parameters? = nil)
+
+    /// A `multipart/form-data` body, sent with `Content-Type: multipart/form-data; boundary=…` (it
+    /// replaces one set in the endpoint's headers); URL parameters go in the query.
+    ///
+    /// Like ``uploadFile(_:contentType:urlParameters:)``, the body is attached when the endpoint is
+    /// sent: a small form in memory, a larger one written to a temporary file in chunks, streamed
+    /// from it and deleted afterwards, so file parts never sit in memory whole.
+    case uploadMultipart(MultipartFormData, urlParameters: Parameters? = nil)
 }

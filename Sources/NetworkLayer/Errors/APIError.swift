@@ -10,7 +10,8 @@ import Foundation
 /// anything is sent, and an interceptor with `adaptationFailed` or `credentialRefreshFailed`;
 /// the transport fails with `requestFailed`, `timedOut` or `cancelled`;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
-/// with `invalidData` or `decodingFailed`. Each case has a readable ``description``.
+/// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
+/// `bufferLimitExceeded`. Each case has a readable ``description``.
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 public enum APIError: Error, Sendable, Equatable {
@@ -42,6 +43,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// A ``RefreshingAuthenticator`` could not refresh its credential; the text is the refresh's error.
     /// Every request waiting for that refresh fails with it.
     case credentialRefreshFailed(String)
+    /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
+    /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
+    case bufferLimitExceeded(Int)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -83,6 +87,8 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Interceptor \(interceptor) failed to adapt the request, so it was not sent: \(reason)"
         case .credentialRefreshFailed(let reason):
             "Refreshing the credential failed: \(reason)"
+        case .bufferLimitExceeded(let limit):
+            "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
         }
     }
 

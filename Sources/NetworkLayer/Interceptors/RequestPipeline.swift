@@ -10,18 +10,24 @@ struct RequestPipeline {
     let interceptors: [any Interceptor]
 
     /// Sends `request` with `send` until an attempt succeeds or no interceptor retries it.
-    /// - Returns: The first successful attempt's response.
+    /// - Parameters:
+    ///   - request: The request as built, before any adapter.
+    ///   - response: The response an attempt's value carries, for the events: the value itself for
+    ///     ``HTTPResponse``, the head of a download or a stream.
+    ///   - send: Sends one adapted attempt.
+    /// - Returns: The first successful attempt's value.
     /// - Throws: The last attempt's error, an adapter's error, ``APIError/cancelled``, or the error of a ``RetryDecision/fail(_:)``.
-    func run(
+    func run<Value>(
         _ request: URLRequest,
-        send: (URLRequest) async throws(APIError) -> HTTPResponse
-    ) async throws(APIError) -> HTTPResponse {
+        response: (Value) -> HTTPResponse,
+        send: (URLRequest) async throws(APIError) -> Value
+    ) async throws(APIError) -> Value {
         let requestID = RequestContext.nextRequestID()
         let started = Self.now()
         emit(.requestStarted(id: requestID, request: request))
         var errors: [APIError] = []
         var lastResponse: HTTPResponse?
-        var outcome: Result<HTTPResponse, APIError>
+        var outcome: Result<Value, APIError>
         var attempts = 0
         loop: while true {
             let context = RequestContext(requestID: requestID, attempt: errors.count + 1, previousErrors: errors)
@@ -36,7 +42,8 @@ struct RequestPipeline {
             let attemptStarted = Self.now()
             outcome = await Self.result { () async throws(APIError) in try await send(sent) }
             let duration = Self.now() - attemptStarted
-            lastResponse = outcome.response ?? lastResponse
+            let attemptResponse = outcome.response(response)
+            lastResponse = attemptResponse ?? lastResponse
             var decision = RetryDecision.doNotRetry
             if case .failure(let error) = outcome, error != .cancelled {
                 decision = await retryDecision(sent, for: error, context: context)
@@ -44,7 +51,7 @@ struct RequestPipeline {
             emit(
                 .attemptFinished(
                     AttemptMetrics(
-                        requestID: requestID, attempt: context.attempt, request: sent, response: outcome.response,
+                        requestID: requestID, attempt: context.attempt, request: sent, response: attemptResponse,
                         error: outcome.failure, duration: duration, retryDelay: decision.delay
                     )))
             guard case .failure(let error) = outcome else { break }
@@ -107,9 +114,9 @@ struct RequestPipeline {
         }
     }
 
-    private static func result(
-        _ body: () async throws(APIError) -> HTTPResponse
-    ) async -> Result<HTTPResponse, APIError> {
+    private static func result<Value>(
+        _ body: () async throws(APIError) -> Value
+    ) async -> Result<Value, APIError> {
         do throws(APIError) {
             return .success(try await body())
         } catch {
@@ -140,15 +147,15 @@ extension RetryDecision {
     }
 }
 
-extension Result<HTTPResponse, APIError> {
+extension Result where Failure == APIError {
     fileprivate var failure: APIError? {
         if case .failure(let error) = self { error } else { nil }
     }
 
     /// The response, whatever its status: a success's, or the one an unacceptable status carries.
-    fileprivate var response: HTTPResponse? {
+    fileprivate func response(_ responseOf: (Success) -> HTTPResponse) -> HTTPResponse? {
         switch self {
-        case .success(let response): response
+        case .success(let value): responseOf(value)
         case .failure(let error): error.response
         }
     }

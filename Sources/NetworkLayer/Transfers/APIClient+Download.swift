@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension APIClient {
+    /// Sends `endpoint` and writes the response body to a file, chunk by chunk, so that memory stays
+    /// flat however large the body is.
+    ///
+    /// The status is checked as soon as the response arrives: one outside ``acceptableStatusCodes``
+    /// fails with ``APIError/unacceptableStatusCode(_:_:)`` (with up to 64 KiB of its body) and
+    /// writes no file. The body goes to a partial file beside `destination`, renamed into place
+    /// only once it is complete, so an existing file there is replaced only by a whole download.
+    /// Cancelling (or a failure) deletes the partial file and closes the connection. Every attempt
+    /// goes through the ``interceptors``; a retried download starts again from the first byte.
+    ///
+    /// The timeout (the endpoint's, else the session's `timeoutIntervalForRequest`) is an idle
+    /// timeout: it restarts with every chunk received, so a large download that keeps moving never
+    /// times out.
+    /// - Parameters:
+    ///   - endpoint: The request to send; an upload task's body is sent too.
+    ///   - destination: Where to put the file, its directory created if needed; by default a new
+    ///     file in the temporary directory, which is then yours to move or delete.
+    ///   - progress: Called with the bytes received so far and the `Content-Length` when the server
+    ///     sent one, in order and only ever growing, ending with all of them; on an arbitrary
+    ///     thread, so keep it quick. `nil` by default.
+    /// - Returns: Where the file is, with the response's status and headers.
+    /// - Throws: Any ``APIError`` but the decoding ones; a file that cannot be written fails with
+    ///   ``APIError/requestFailed(_:)`` (`URLError` `.cannotCreateFile`, `.cannotWriteToFile` or `.cannotMoveFile`).
+    public func download(
+        for endpoint: some Endpoint,
+        to destination: URL? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(APIError) -> DownloadedFile {
+        try await download(endpoint.urlRequest(encoder: encoder), body: endpoint.task.uploadBody, to: destination, progress: progress)
+    }
+
+    /// Sends a request you built yourself and writes the response body to a file, like
+    /// ``download(for:to:progress:)-(Endpoint,_,_)``.
+    public func download(
+        for request: URLRequest,
+        to destination: URL? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(APIError) -> DownloadedFile {
+        try await download(request, body: nil, to: destination, progress: progress)
+    }
+
+    private func download(
+        _ request: URLRequest,
+        body: UploadBody?,
+        to destination: URL?,
+        progress handler: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(APIError) -> DownloadedFile {
+        try DownloadWriter.prepareDirectory(for: destination)
+        let prepared = try await PreparedBody.prepare(body, for: request)
+        defer { prepared.cleanUp() }
+        let progress = ProgressReporter(handler)
+        let acceptableStatusCodes = acceptableStatusCodes
+        return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {
+            request async throws(APIError) in
+            try await Transfer.run(request, body: prepared, on: session) { continuation in
+                DownloadWriter(
+                    destination: destination,
+                    acceptableStatusCodes: acceptableStatusCodes,
+                    progress: progress,
+                    continuation: continuation
+                )
+            }.get()
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension APIClient {
+    /// Sends `endpoint`, reporting the progress of its body, and decodes the response as `T`.
+    ///
+    /// Any endpoint works: an ``HTTPTask/uploadFile(_:contentType:urlParameters:)`` body is
+    /// streamed from its file, an ``HTTPTask/uploadMultipart(_:urlParameters:)`` form is encoded
+    /// as it is sent (see ``MultipartFormData``), and other bodies go as built. Status and decoding
+    /// are checked as in ``send(_:as:)``.
+    ///
+    /// Unlike ``send(_:as:)``, whose timeout is a deadline for the whole exchange, the timeout here
+    /// (the endpoint's, else the session's `timeoutIntervalForRequest`) is an idle timeout: it
+    /// restarts with every chunk sent or received, so a large upload that keeps moving never times
+    /// out. On Linux a redirect that keeps the method sends the body again to the new location, as
+    /// ``NetworkClient`` does. Every attempt goes through the ``interceptors``, so a retried upload
+    /// sends its body again from the start.
+    /// - Parameters:
+    ///   - endpoint: The request to send.
+    ///   - type: The type to decode; inferred from the context by default.
+    ///   - progress: Called with the bytes sent so far, in order and only ever growing, ending with
+    ///     all of them; on an arbitrary thread, so keep it quick. `nil` by default.
+    /// - Returns: The decoded response.
+    /// - Throws: Any ``APIError``; ``APIError/invalidRequest(_:)`` when the file to upload is
+    ///   missing or the client's session has a delegate of its own.
+    public func upload<T: Decodable>(
+        for endpoint: some Endpoint,
+        as type: T.Type = T.self,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
+    ) async throws(APIError) -> T {
+        let request = try endpoint.urlRequest(encoder: encoder)
+        let body = endpoint.task.uploadBody ?? request.httpBody.map(UploadBody.data)
+        var bodiless = request
+        bodiless.httpBody = nil
+        return try await decode(type, from: upload(body == nil ? request : bodiless, body: body, progress: progress))
+    }
+
+    /// Sends `request`, with `body` streamed by an upload task when there is one: the path
+    /// ``send(_:as:)`` and the other endpoint methods take for upload tasks.
+    func execute(_ request: URLRequest, upload body: UploadBody?) async throws(APIError) -> HTTPResponse {
+        guard let body else { return try await execute(request) }
+        return try await upload(request, body: body, progress: nil)
+    }
+
+    /// ``fetch(with:as:)`` for a request that may carry an upload task's body.
+    func fetch<T: Decodable>(with request: URLRequest, upload body: UploadBody?, as type: T.Type) async -> Result<T, APIError> {
+        do throws(APIError) {
+            return .success(try await decode(type, from: execute(request, upload: body)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Uploads `body` with `request` through the ``interceptors``, each attempt on a transfer
+    /// session, and validates the status.
+    private func upload(
+        _ request: URLRequest,
+        body: UploadBody?,
+        progress handler: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(APIError) -> HTTPResponse {
+        let prepared = try await PreparedBody.prepare(body, for: request)
+        defer { prepared.cleanUp() }
+        let progress = ProgressReporter(handler)
+        return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
+            try await uploadAttempt(request, body: prepared, progress: progress)
+        }
+    }
+
+    /// Sends one attempt of an upload, following the redirects its session declined.
+    private func uploadAttempt(
+        _ request: URLRequest,
+        body prepared: PreparedBody,
+        progress: ProgressReporter
+    ) async throws(APIError) -> HTTPResponse {
+        var request = request
+        var redirects = 0
+        while true {
+            let (data, urlResponse) = try await Transfer.run(request, body: prepared, on: session) { continuation in
+                UploadCollector(size: prepared.size, progress: progress, continuation: continuation)
+            }.get()
+            #if canImport(FoundationNetworking)
+                // The transfer session declined a redirect that keeps the method, so that the body
+                // would not be lost: send it again.
+                if let next = request.redirected(by: urlResponse, carriesBody: prepared.hasBody) {
+                    redirects += 1
+                    guard redirects <= 20 else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
+                    request = next
+                    continue
+                }
+            #endif
+            let response = HTTPResponse(urlResponse, body: data)
+            guard acceptableStatusCodes.contains(response.statusCode) else {
+                throw .unacceptableStatusCode(response.statusCode, response)
+            }
+            return response
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request body ready to send, and the temporary file to delete afterwards, if any.
+struct PreparedBody: Sendable {
+    private enum Source {
+        /// The request's own body, if it has one.
+        case request
+        case data(Data)
+        case file(URL, isTemporary: Bool)
+    }
+
+    private let source: Source
+    /// The bytes to send, when known before sending.
+    let size: Int64?
+
+    /// The request as it is, with whatever body it carries.
+    static let none = PreparedBody(source: .request, size: nil)
+
+    /// Whether a body is sent, so that a 307 or 308 must send it again.
+    var hasBody: Bool {
+        if case .request = source { false } else { true }
+    }
+
+    /// Checks an upload's file, or encodes its form: in memory up to the form's
+    /// ``MultipartFormData/encodingMemoryThreshold``, else into a temporary file, in chunks, off the
+    /// cooperative threads.
+    /// - Throws: ``APIError/invalidRequest(_:)`` for a missing file or a body on a `GET` or `HEAD`,
+    ///   ``APIError/encodingFailed(_:)`` for a form that cannot be encoded, ``APIError/cancelled``.
+    static func prepare(_ body: UploadBody?, for request: URLRequest) async throws(APIError) -> PreparedBody {
+        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        if !method.allowsRequestBody, body != nil || request.httpBody != nil || request.httpBodyStream != nil {
+            throw .bodyNotAllowed(method)
+        }
+        switch body {
+        case nil:
+            return .none
+        case .data(let data):
+            return PreparedBody(source: .data(data), size: Int64(data.count))
+        case .file(let url):
+            return PreparedBody(source: .file(url, isTemporary: false), size: try fileSize(url))
+        case .multipart(let form):
+            let length = try form.contentLength()
+            if length <= form.encodingMemoryThreshold {
+                return PreparedBody(source: .data(try form.encoded()), size: length)
+            }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("NetworkLayer-multipart-\(UUID().uuidString)")
+            try await write(form, to: url)
+            return PreparedBody(source: .file(url, isTemporary: true), size: length)
+        }
+    }
+
+    /// The task that sends `request` with this body: an upload task streaming a file, or a data task.
+    func makeTask(for request: URLRequest, on session: URLSession) -> URLSessionTask {
+        switch source {
+        case .request:
+            return session.dataTask(with: request)
+        case .data(let data):
+            var request = request
+            request.httpBody = data
+            return session.dataTask(with: request)
+        case .file(let url, _):
+            return session.uploadTask(with: request, fromFile: url)
+        }
+    }
+
+    /// Deletes the temporary file a form was written to.
+    func cleanUp() {
+        if case .file(let url, isTemporary: true) = source {
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+
+    private static func fileSize(_ url: URL) throws(APIError) -> Int64 {
+        var isDirectory: ObjCBool = false
+        guard url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            FileManager.default.isReadableFile(atPath: url.path),
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber
+        else {
+            throw .invalidRequest("the file to upload, \(url.path), does not exist, is a directory or cannot be read")
+        }
+        return size.int64Value
+    }
+
+    private static func write(_ form: MultipartFormData, to url: URL) async throws(APIError) {
+        let cancelled = Locked(false)
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Void, APIError>, Never>) in
+                DispatchQueue.global().async {
+                    continuation.resume(
+                        returning: Result { () throws(APIError) in
+                            try form.write(to: url, isCancelled: { cancelled.withLock { $0 } })
+                        })
+                }
+            }
+        } onCancel: {
+            cancelled.withLock { $0 = true }
+        }
+        try result.get()
+    }
+}

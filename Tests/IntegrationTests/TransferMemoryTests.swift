@@ -1,0 +1,91 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Large transfers must not need memory in proportion to their size. Each test resets the process's
+/// peak resident memory, transfers a large body and checks how far the peak rose: with the body
+/// held in memory it would rise by the body's size (FoundationNetworking's `data(for:)` needs about
+/// 2.3 times it); streamed, by little more than FoundationNetworking's own working set.
+///
+/// These gigabyte transfers run alone: `scripts/test` runs them in a second pass with
+/// `NETWORKLAYER_LARGE_TRANSFERS=1`. On Linux every `URLSession` of a process shares one work queue,
+/// and a loopback transfer at full speed keeps it busy, delaying other suites' callbacks by seconds
+/// and spoiling their timing checks (and their memory would spoil these figures).
+///
+/// Set `NETWORKLAYER_PRINT_MEMORY=1` to print the figures (the README quotes them).
+@Suite(
+    "Memory stays flat for large transfers", .fileserver, .largeTransfers,
+    .enabled(if: PeakMemory.isAvailable, "needs Linux's /proc/self/clear_refs"), .serialized)
+struct TransferMemoryTests {
+    let client = NetworkClient()
+    static let bound: Int64 = 64 * 1024 * 1024
+
+    static func report(_ what: String, _ rise: Int64, _ elapsed: Duration) {
+        guard ProcessInfo.processInfo.environment["NETWORKLAYER_PRINT_MEMORY"] == "1" else { return }
+        print("[memory] \(what): peak RSS +\(String(format: "%.1f", Double(rise) / 1_048_576)) MiB, \(elapsed)")
+    }
+
+    @Test("Downloading 1 GiB to a file raises the peak by far less than the body")
+    func download() async throws {
+        let directory = try TemporaryDirectory()
+        // A first small transfer, so that the rise measured is the large one's, not the client's first.
+        _ = try await client.download(for: try FileServer.endpoint("/pattern", query: ["size": 1000]), to: directory.file("warm-up"))
+        let started = ContinuousClock.now
+        let (file, rise) = try await PeakMemory.rise {
+            try await client.download(for: try FileServer.endpoint("/files/1gib.bin"), to: directory.file("1gib.bin"))
+        }
+        Self.report("download 1 GiB", rise, ContinuousClock.now - started)
+        #expect(file.byteCount == 1 << 30)
+        #expect(file.response.headers["Content-Length"] == "\(1 << 30)")
+        #expect((try FileManager.default.attributesOfItem(atPath: file.fileURL.path)[.size] as? NSNumber)?.int64Value == 1 << 30)
+        #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
+    }
+
+    @Test("Uploading a 512 MiB file raises the peak by far less than the body")
+    func uploadFile() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.sparseFile("upload.bin", size: 512 << 20)
+        let _: Sink = try await client.upload(
+            for: try FileServer.endpoint("/sink", method: .post, task: .requestData(Data("x".utf8), contentType: "text/plain")))
+        let started = ContinuousClock.now
+        let (sink, rise): (Sink, Int64) = try await PeakMemory.rise {
+            try await client.upload(for: try FileServer.endpoint("/sink", method: .post, task: .uploadFile(file)))
+        }
+        Self.report("upload 512 MiB from a file", rise, ContinuousClock.now - started)
+        #expect(sink.bytes == 512 << 20)
+        #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
+    }
+
+    @Test("A multipart form with a 512 MiB file raises the peak by far less than the body")
+    func uploadMultipart() async throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.sparseFile("video.bin", size: 512 << 20)
+        var form = MultipartFormData()
+        form.append("Heat", name: "title")
+        form.append(fileAt: file, name: "video", contentType: "video/mp4")
+        let _: Sink = try await client.upload(
+            for: try FileServer.endpoint("/sink", method: .post, task: .requestData(Data("x".utf8), contentType: "text/plain")))
+        let started = ContinuousClock.now
+        let (parsed, rise): (ParsedForm, Int64) = try await PeakMemory.rise {
+            try await client.upload(for: try FileServer.endpoint("/multipart", method: .post, task: .uploadMultipart(form)))
+        }
+        Self.report("multipart with a 512 MiB file", rise, ContinuousClock.now - started)
+        #expect(parsed.complete)
+        #expect(parsed.parts.map(\.bytes) == [4, 512 << 20])
+        #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Runs a suite only in the pass `scripts/test` gives to large transfers (`NETWORKLAYER_LARGE_TRANSFERS=1`).
+    static var largeTransfers: Self {
+        .enabled(
+            if: ProcessInfo.processInfo.environment["NETWORKLAYER_LARGE_TRANSFERS"] == "1",
+            "large transfers run alone: scripts/test runs them in a pass of their own with NETWORKLAYER_LARGE_TRANSFERS=1"
+        )
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Uploads")
+struct UploadTests {
+    /// A server that reads each request's body and answers with what it saw.
+    static func echoServer() throws -> ScriptedServer {
+        try ScriptedServer { connection in
+            let summary = [
+                "length": "\(connection.bodyLength)",
+                "contentLength": connection.headers["content-length"] ?? "none",
+                "contentType": connection.headers["content-type"] ?? "none",
+                "transferEncoding": connection.headers["transfer-encoding"] ?? "none",
+                "request": connection.requestLine,
+            ]
+            let body = (try? JSONEncoder().encode(summary)) ?? Data()
+            connection.writeHead(headers: ["Content-Type": "application/json", "Content-Length": "\(body.count)"])
+            connection.write(body)
+        }
+    }
+
+    @Test("An upload task's request has its Content-Type and query, and no body: the client streams it")
+    func requestBuilding() throws {
+        let file = URL(fileURLWithPath: "/tmp/poster.jpg")
+        let fileRequest = try TestEndpoint(
+            method: .put, task: .uploadFile(file, contentType: "image/jpeg", urlParameters: ["v": 2])
+        ).urlRequest()
+        #expect(fileRequest.value(forHTTPHeaderField: "Content-Type") == "image/jpeg")
+        #expect(query(of: fileRequest) == "v=2")
+        #expect(fileRequest.httpBody == nil && fileRequest.httpBodyStream == nil)
+
+        let form = MultipartFormData(boundary: "xyz")
+        let formRequest = try TestEndpoint(method: .post, headers: ["Content-Type": "text/plain"], task: .uploadMultipart(form))
+            .urlRequest()
+        #expect(formRequest.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=xyz")
+        #expect(formRequest.httpBody == nil)
+    }
+
+    @Test("A GET or HEAD cannot carry an upload", arguments: [HTTPMethod.get, .head])
+    func getWithUpload(method: HTTPMethod) {
+        let error = #expect(throws: APIError.self) {
+            try TestEndpoint(method: method, task: .uploadFile(URL(fileURLWithPath: "/tmp/x"))).urlRequest()
+        }
+        #expect(error?.invalidRequestReason?.contains("cannot carry a body") == true)
+    }
+
+    @Test("send encodes a small form in memory: the stub receives exactly the encoded bytes")
+    func smallFormThroughSend() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.post, "/items", .json(#"{"id":1,"title":"Heat"}"#))
+        var form = MultipartFormData()
+        form.append("Heat", name: "title")
+        form.append(Data("poster".utf8), name: "poster", filename: "heat.jpg", contentType: "image/jpeg")
+        let movie = try await stubbed.client.send(TestEndpoint(method: .post, task: .uploadMultipart(form)), as: Movie.self)
+        #expect(movie == Movie(id: 1, title: "Heat"))
+        let recorded = try #require(stubbed.stubs.requests.first)
+        #expect(recorded.body == (try form.encoded()))
+        #expect(recorded.headers["Content-Type"] == form.contentType)
+    }
+
+    @Test("A form over its memory threshold is written to a temporary file and streamed with its Content-Length")
+    func largeFormFromFile() async throws {
+        let server = try Self.echoServer()
+        let directory = try TemporaryDirectory()
+        let part = directory.file("part.bin")
+        try Pattern.data(count: 1024 * 1024).write(to: part)
+        var form = MultipartFormData()
+        form.encodingMemoryThreshold = 1024
+        form.append("v", name: "k")
+        form.append(fileAt: part, name: "file")
+        let echo = try await NetworkClient().upload(
+            for: TestEndpoint(base: server.baseURL, method: .post, task: .uploadMultipart(form)), as: [String: String].self)
+        let length = try form.contentLength()
+        #expect(echo["length"] == "\(length)")
+        #expect(echo["contentLength"] == "\(length)")
+        #expect(echo["transferEncoding"] == "none")
+        #expect(echo["contentType"] == form.contentType)
+    }
+
+    @Test("A file is streamed with its size as Content-Length, and progress only grows and ends at 100 %")
+    func fileWithProgress() async throws {
+        let server = try Self.echoServer()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("upload.bin")
+        try Pattern.data(count: 1024 * 1024 + 5).write(to: file)
+        let log = ProgressLog()
+        let echo = try await NetworkClient().upload(
+            for: TestEndpoint(base: server.baseURL, method: .put, task: .uploadFile(file, contentType: "application/x-test")),
+            as: [String: String].self,
+            progress: log.handler
+        )
+        #expect(echo["length"] == "\(1024 * 1024 + 5)")
+        #expect(echo["contentLength"] == "\(1024 * 1024 + 5)")
+        #expect(echo["contentType"] == "application/x-test")
+        #expect(log.all.count > 2, "reported along the way, not only at the end")
+        #expect(log.isMonotonic)
+        #expect(log.all.last == TransferProgress(completedBytes: 1024 * 1024 + 5, expectedBytes: 1024 * 1024 + 5))
+        #expect(log.all.last?.fractionCompleted == 1)
+    }
+
+    @Test("send streams an upload task's file too, and a missing file fails before anything is sent")
+    func sendFileAndMissingFile() async throws {
+        let server = try Self.echoServer()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("small.txt")
+        try Data("hello".utf8).write(to: file)
+        let client = NetworkClient()
+        let echo = try await client.send(
+            TestEndpoint(base: server.baseURL, method: .post, task: .uploadFile(file)), as: [String: String].self)
+        #expect(echo["length"] == "5")
+        #expect(echo["contentType"] == "application/octet-stream")
+
+        let missing = TestEndpoint(base: server.baseURL, method: .post, task: .uploadFile(directory.file("missing.txt")))
+        let error = await #expect(throws: APIError.self) { try await client.send(missing, as: Empty.self) }
+        #expect(error?.invalidRequestReason?.contains("missing.txt") == true)
+        #expect(server.accepted == 1, "the failed upload sent nothing")
+    }
+
+    @Test("A session with a delegate of its own is refused with a clear error, before anything is sent")
+    func foreignDelegate() async throws {
+        final class OwnDelegate: NSObject, URLSessionDelegate, Sendable {}
+        let session = URLSession(configuration: .ephemeral, delegate: OwnDelegate(), delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let client = NetworkClient(session: session)
+        let error = await #expect(throws: APIError.self) {
+            try await client.upload(
+                for: TestEndpoint(method: .post, task: .requestData(Data("x".utf8), contentType: "text/plain")), as: Empty.self)
+        }
+        #expect(error?.invalidRequestReason?.contains("has its own delegate") == true)
+    }
+
+    #if canImport(FoundationNetworking)
+        @Test("On Linux a 307 sends an uploaded file again, to the new location")
+        func redirectSendsFileAgain() async throws {
+            let server = try ScriptedServer { connection in
+                if connection.requestLine.hasPrefix("POST /first ") {
+                    connection.writeHead(status: 307, headers: ["Location": "/second", "Content-Length": "0"])
+                } else {
+                    let body = Data("\(connection.requestLine) \(connection.bodyLength)".utf8)
+                    connection.writeHead(headers: ["Content-Length": "\(body.count)"])
+                    connection.write(body)
+                }
+            }
+            let directory = try TemporaryDirectory()
+            let file = directory.file("upload.bin")
+            try Pattern.data(count: 100_000).write(to: file)
+            let answer = try await NetworkClient().upload(
+                for: TestEndpoint(base: server.baseURL, path: "/first", method: .post, task: .uploadFile(file)), as: String.self)
+            #expect(answer == "POST /second HTTP/1.1 100000")
+        }
+    #endif
+}
