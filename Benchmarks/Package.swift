@@ -18,7 +18,17 @@ let package = Package(
         .target(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "NetworkLayer", package: "NetworkLayer")]
-        )
+        ),
+        // A fixed number of requests, ours or raw, for instruction counts under callgrind.
+        .executableTarget(
+            name: "request-profile",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "NetworkLayer", package: "NetworkLayer"),
+                .product(name: "NetworkLayerTesting", package: "NetworkLayer"),
+            ],
+            path: "Sources/RequestProfile"
+        ),
     ]
 )
 
