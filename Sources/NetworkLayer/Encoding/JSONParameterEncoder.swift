@@ -27,7 +27,7 @@ public struct JSONParameterEncoder: ParameterEncoder, Hashable {
     /// The JSON text for `parameters`.
     static func data(for parameters: Parameters) throws(APIError) -> Data {
         var writer = JSONWriter()
-        try writer.write(object: parameters, keyPath: "")
+        try writer.write(object: parameters, keyPath: { "" })
         return Data(writer.output)
     }
 }
@@ -42,20 +42,27 @@ extension ParameterEncoder where Self == JSONParameterEncoder {
 private struct JSONWriter {
     var output: [UInt8] = []
 
-    mutating func write(object: [String: Any], keyPath: String) throws(APIError) {
+    // `keyPath` names a value in errors; it is only called when there is one, so the happy path
+    // builds no key path strings.
+    mutating func write(object: [String: Any], keyPath: () -> String) throws(APIError) {
         output.append(UInt8(ascii: "{"))
         for (index, (key, value)) in object.sortedByKey.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(key)
             output.append(UInt8(ascii: ":"))
-            try write(value, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)")
+            try write(
+                value,
+                keyPath: {
+                    let parent = keyPath()
+                    return parent.isEmpty ? key : "\(parent).\(key)"
+                })
         }
         output.append(UInt8(ascii: "}"))
     }
 
-    mutating func write(_ value: Any, keyPath: String) throws(APIError) {
+    mutating func write(_ value: Any, keyPath: () -> String) throws(APIError) {
         guard let kind = ParameterValue(value) else {
-            throw ParameterValue.unsupported(value, at: keyPath)
+            throw ParameterValue.unsupported(value, at: keyPath())
         }
         switch kind {
         case .null: output += "null".utf8
@@ -66,7 +73,7 @@ private struct JSONWriter {
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                try write(element, keyPath: "\(keyPath)[\(index)]")
+                try write(element, keyPath: { "\(keyPath())[\(index)]" })
             }
             output.append(UInt8(ascii: "]"))
         case .dictionary(let dictionary):

@@ -25,6 +25,9 @@ enum ParameterValue {
         switch value {
         case let string as String: self = .string(string)
         case let bool as Bool: self = .bool(bool)
+        // Int and Double first: a cast to the concrete type is far cheaper than to `any BinaryInteger`.
+        case let integer as Int: self = .number(String(integer))
+        case let double as Double where double.isFinite: self = .number(String(describing: double))
         case let integer as any BinaryInteger: self = .number(String(describing: integer))
         case let double as Double:
             guard double.isFinite else { return nil }

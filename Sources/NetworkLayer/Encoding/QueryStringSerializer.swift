@@ -11,10 +11,14 @@ struct QueryStringSerializer {
     func serialize(_ parameters: Parameters) throws(APIError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(parameters.count * 24)
+        // One buffer holds the escaped name of the pair being written; nesting appends to it and
+        // truncates it back, so names cost no allocation of their own.
+        var name: [UInt8] = []
+        name.reserveCapacity(64)
         for (key, value) in parameters.sortedByKey {
-            var name: [UInt8] = []
+            name.removeAll(keepingCapacity: true)
             PercentEncoding.appendEscaped(key, to: &name)
-            try append(value, name: name, keyPath: key, to: &output)
+            try append(value, name: &name, keyPath: { key }, to: &output)
         }
         return output
     }
@@ -27,10 +31,16 @@ struct QueryStringSerializer {
     private static let openBracket = Array("%5B".utf8)
     private static let closeBracket = Array("%5D".utf8)
 
-    /// Appends `value` under the already-escaped `name`; `keyPath` names it in errors.
-    private func append(_ value: Any, name: [UInt8], keyPath: String, to output: inout [UInt8]) throws(APIError) {
+    /// Appends `value` under the already-escaped `name`, which it leaves as it found it.
+    /// `keyPath` names the value in errors; it is only called when there is one.
+    private func append(
+        _ value: Any,
+        name: inout [UInt8],
+        keyPath: () -> String,
+        to output: inout [UInt8]
+    ) throws(APIError) {
         guard let kind = ParameterValue(value) else {
-            throw ParameterValue.unsupported(value, at: keyPath)
+            throw ParameterValue.unsupported(value, at: keyPath())
         }
         switch kind {
         case .null:
@@ -45,26 +55,30 @@ struct QueryStringSerializer {
         case .string(let string):
             appendPair(name, string, to: &output)
         case .array(let elements):
+            let length = name.count
             for (index, element) in elements.enumerated() {
-                var elementName = name
                 switch arrayEncoding {
                 case .brackets:
-                    elementName += Self.openBracket + Self.closeBracket
+                    name += Self.openBracket
+                    name += Self.closeBracket
                 case .noBrackets:
                     break
                 case .indexInBrackets:
-                    elementName += Self.openBracket
-                    elementName += String(index).utf8
-                    elementName += Self.closeBracket
+                    name += Self.openBracket
+                    name += String(index).utf8
+                    name += Self.closeBracket
                 }
-                try append(element, name: elementName, keyPath: "\(keyPath)[\(index)]", to: &output)
+                try append(element, name: &name, keyPath: { "\(keyPath())[\(index)]" }, to: &output)
+                name.removeSubrange(length...)
             }
         case .dictionary(let dictionary):
+            let length = name.count
             for (key, element) in dictionary.sortedByKey {
-                var elementName = name + Self.openBracket
-                PercentEncoding.appendEscaped(key, to: &elementName)
-                elementName += Self.closeBracket
-                try append(element, name: elementName, keyPath: "\(keyPath).\(key)", to: &output)
+                name += Self.openBracket
+                PercentEncoding.appendEscaped(key, to: &name)
+                name += Self.closeBracket
+                try append(element, name: &name, keyPath: { "\(keyPath()).\(key)" }, to: &output)
+                name.removeSubrange(length...)
             }
         }
     }

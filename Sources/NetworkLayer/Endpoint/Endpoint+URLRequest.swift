@@ -26,7 +26,10 @@ extension Endpoint {
             try urlParameterEncoder.serializer.string(from: parameters)
         }
         var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? ""))
-        request.httpMethod = method.rawValue
+        if method != .get {
+            // A URLRequest is a GET already, and setting the method costs more than building the URL.
+            request.httpMethod = method.rawValue
+        }
         if let timeout {
             guard timeout.isFinite, timeout > 0 else {
                 throw .invalidRequest("timeout must be a positive number of seconds, not \(timeout)")

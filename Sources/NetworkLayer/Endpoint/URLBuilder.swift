@@ -9,6 +9,57 @@ enum URLBuilder {
     ///   - path: An unescaped path; bytes a path cannot carry raw (space, `%`, `?`, `#`, non-ASCII) are escaped.
     ///   - query: An already percent-encoded query, or empty.
     static func url(base: String, path: String, query: String) throws(APIError) -> URL {
+        let escapedPath = PercentEncoding.escapedPath(path).trimmingLeading("/")
+        if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let url = joinedURL(base: base, escapedPath: escapedPath, query: query) {
+            return url
+        }
+        return try componentsURL(base: base, path: path, escapedPath: escapedPath, query: query)
+    }
+
+    /// The fast path: the pieces joined as text and parsed once, strictly (no invalid character is
+    /// encoded away). It returns `nil` whenever the result is not an absolute URL with a scheme, a
+    /// host and a valid port, and ``componentsURL(base:path:escapedPath:query:)`` then decides, with
+    /// the same rules as always: this path only ever returns the URL that one would.
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    private static func joinedURL(base: String, escapedPath: String, query: String) -> URL? {
+        // base = prefix [? baseQuery] [# fragment], split at the first `?` or `#`.
+        let utf8 = base.utf8
+        let queryStart = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        var fragmentStart = queryStart
+        if queryStart != utf8.endIndex, utf8[queryStart] == UInt8(ascii: "?") {
+            fragmentStart = utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        }
+        var text = String(base[..<queryStart])
+        if !escapedPath.isEmpty {
+            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+            text += "/"
+            text += escapedPath
+        }
+        let baseQuery = queryStart < fragmentStart ? base[base.index(after: queryStart)..<fragmentStart] : nil
+        if let baseQuery, !baseQuery.isEmpty {
+            text += "?"
+            text += baseQuery
+            if !query.isEmpty {
+                text += "&"
+                text += query
+            }
+        } else if !query.isEmpty {
+            text += "?"
+            text += query
+        } else if baseQuery != nil {
+            text += "?"
+        }
+        text += base[fragmentStart...]
+        guard let url = URL(string: text, encodingInvalidCharacters: false),
+            url.scheme?.isEmpty == false,
+            url.host(percentEncoded: true)?.isEmpty == false,
+            (0...65535).contains(url.port ?? 0)
+        else { return nil }
+        return url
+    }
+
+    /// The reference path through `URLComponents`, which also names the error.
+    private static func componentsURL(base: String, path: String, escapedPath: String, query: String) throws(APIError) -> URL {
         guard var components = URLComponents(string: base),
             let scheme = components.scheme, !scheme.isEmpty,
             let host = components.host, !host.isEmpty,
@@ -16,7 +67,6 @@ enum URLBuilder {
         else {
             throw .invalidURL(base)
         }
-        let escapedPath = PercentEncoding.escapedPath(path).trimmingLeading("/")
         if !escapedPath.isEmpty {
             components.percentEncodedPath = components.percentEncodedPath.trimmingTrailing("/") + "/" + escapedPath
         }
