@@ -46,6 +46,42 @@ struct TimeoutTests {
         #expect(elapsed < .seconds(10), "the stub answers at 20 s; URLSession applies no timeout to custom protocols")
     }
 
+    @Test("Deadlines of many concurrent requests each fire at their own time, whatever order they were set in")
+    func manyDeadlines() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.get, "/slow", .json("{}", delay: 20))
+        stubbed.stubs.register(.get, "/fast", .json("{}"))
+        // Set in an order that is neither rising nor falling; 0.75 s apart, far more than a loaded machine's lag.
+        let timeouts: [Double] = (0..<60).map { [1.75, 0.25, 1.0][$0 % 3] }
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (timeout: Double, error: APIError?, elapsed: Duration)?.self) { group in
+            for (index, timeout) in timeouts.enumerated() {
+                if index == 1 {
+                    // The latest deadline is set first, so the earlier ones must move the timer forward.
+                    while stubbed.stubs.requests.isEmpty { await Task.yield() }
+                }
+                group.addTask {
+                    let result = await stubbed.client.fetch(TestEndpoint(path: "/slow", timeout: timeout), as: Empty.self)
+                    return (timeout, result.failure, ContinuousClock.now - started)
+                }
+                // Requests that finish at once leave forgotten deadlines among the live ones, earlier and later.
+                group.addTask {
+                    _ = await stubbed.client.fetch(TestEndpoint(path: "/fast", timeout: 0.1 + Double(index) / 20), as: Empty.self)
+                    return nil
+                }
+            }
+            var outcomes: [(timeout: Double, error: APIError?, elapsed: Duration)] = []
+            for await case let outcome? in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.count == 60)
+        #expect(outcomes.allSatisfy { $0.error == .timedOut })
+        #expect(outcomes.allSatisfy { $0.elapsed >= .seconds($0.timeout) }, "no deadline fired early")
+        // Each on time: before the next group's deadline, 0.75 s later, a lag no loaded machine reaches.
+        let late = outcomes.filter { $0.elapsed >= .seconds($0.timeout + 0.75) }
+        #expect(late.isEmpty, "\(late.count) fired late, the first \(late.first.map { "\($0.timeout) s after \($0.elapsed)" } ?? "")")
+    }
+
     @Test("A stub that answers late times out at the session's timeout when the endpoint sets none")
     func stubSessionDeadline() async throws {
         let configuration = URLSessionConfiguration.ephemeral

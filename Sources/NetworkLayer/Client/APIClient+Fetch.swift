@@ -49,7 +49,9 @@ extension APIClient {
 
     /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the single path under every public call.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
-        try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
+        // With nothing to adapt, retry or observe, the pipeline would only cost time.
+        if interceptors.isEmpty { return try await attempt(request) }
+        return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
             try await attempt(request)
         }
     }

@@ -25,15 +25,15 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// Creates a response from Foundation's; headers are sorted by name, since Foundation keeps no order.
     public init(_ response: HTTPURLResponse, body: Data) {
-        var headers = HTTPHeaders()
-        let fields = response.allHeaderFields.compactMap { name, value -> HTTPHeader? in
-            guard let name = name as? String else { return nil }
-            return HTTPHeader(name: name, value: "\(value)")
+        // Each name is lowercased once, for sorting and for finding names that differ only in case.
+        var keyed: [(key: String, field: HTTPHeader)] = []
+        keyed.reserveCapacity(response.allHeaderFields.count)
+        for (name, value) in response.allHeaderFields {
+            guard let name = name as? String else { continue }
+            keyed.append((name.lowercased(), HTTPHeader(name: name, value: value as? String ?? "\(value)")))
         }
-        for field in fields.sorted(by: { $0.name.lowercased() < $1.name.lowercased() }) {
-            headers.add(field)
-        }
-        self.init(statusCode: response.statusCode, headers: headers, body: body, url: response.url)
+        keyed.sort { $0.key < $1.key }
+        self.init(statusCode: response.statusCode, headers: HTTPHeaders(sortedByName: keyed), body: body, url: response.url)
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.

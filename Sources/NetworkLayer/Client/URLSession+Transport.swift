@@ -15,7 +15,8 @@ extension URLSession {
     /// - It enforces the timeout itself, as a deadline for the whole exchange (redirects included):
     ///   FoundationNetworking cuts timeouts to whole seconds and custom `URLProtocol`s get none.
     ///   The timeout is the request's `timeoutInterval` when it differs from `URLRequest`'s default
-    ///   of 60 seconds, else the session's `timeoutIntervalForRequest`.
+    ///   of 60 seconds, else the session's `timeoutIntervalForRequest`; one timer serves every
+    ///   deadline (``DeadlineScheduler``).
     /// - On a session with ``SessionDelegate`` on Linux, it answers the delegate's cancelled
     ///   authentication challenge with the 401 or 407 response (empty body), and re-issues a
     ///   redirect that keeps the method, body included.
@@ -68,7 +69,7 @@ extension URLSession {
                             }
                             continuation.resume(returning: Self.result(data: data, response: response, error: error, outcome: outcome))
                         }
-                        current = .running(task, Self.startTimer(deadline, state: state))
+                        current = .running(task, Self.scheduleDeadline(deadline, state: state))
                         return task
                     }
                     if let started {
@@ -88,14 +89,10 @@ extension URLSession {
     /// Where tasks are created and resumed, off Swift's cooperative threads.
     private static let startQueue = DispatchQueue(label: "NetworkLayer.transport.start")
 
-    /// A timer that ends the exchange in `state` as timed out at `deadline`.
-    private static func startTimer(_ deadline: DispatchTime?, state: Locked<TransportState>) -> (any DispatchSourceTimer)? {
-        guard let deadline else { return nil }
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { state.end(as: .timedOut) }
-        timer.schedule(deadline: deadline, leeway: .milliseconds(1))
-        timer.resume()
-        return timer
+    /// Ends the exchange in `state` as timed out at `deadline`, on the process's one deadline timer.
+    /// - Returns: The token that cancels the deadline, or `nil` when there is none.
+    private static func scheduleDeadline(_ deadline: DispatchTime?, state: Locked<TransportState>) -> UInt64? {
+        deadline.map { DeadlineScheduler.shared.schedule(at: $0) { state.end(as: .timedOut) } }
     }
 
     /// FoundationNetworking cuts timeouts (the request's or the session's) to whole seconds, so
@@ -121,8 +118,8 @@ extension URLSession {
         switch outcome {
         case .timedOut: return .failure(.timedOut)
         case .cancelled: return .failure(.cancelled)
-        case .running(let task, let timer):
-            timer?.cancel()
+        case .running(let task, let deadline):
+            if let deadline { DeadlineScheduler.shared.cancel(deadline) }
             if let error {
                 if let challenged = challengeResponse(of: task, error: error) {
                     return .success((Data(), challenged))
@@ -161,7 +158,8 @@ extension URLRequest {
 /// Where a transport call is, so start, completion, cancellation and the deadline never miss each other.
 private enum TransportState {
     case idle
-    case running(URLSessionTask, (any DispatchSourceTimer)?)
+    /// The task, and the token of its deadline.
+    case running(URLSessionTask, UInt64?)
     case cancelled
     case timedOut
     case finished
@@ -175,20 +173,20 @@ extension Locked where Value == TransportState {
     /// Ends the exchange as `reason` (cancelled or timed out) unless it has already ended, and
     /// cancels its task.
     fileprivate func end(as reason: TransportState) {
-        let running = withLock { current -> (URLSessionTask, (any DispatchSourceTimer)?)? in
+        let running = withLock { current -> (URLSessionTask, UInt64?)? in
             switch current {
             case .idle:
                 current = reason
                 return nil
-            case .running(let task, let timer):
+            case .running(let task, let deadline):
                 current = reason
-                return (task, timer)
+                return (task, deadline)
             case .cancelled, .timedOut, .finished:
                 return nil
             }
         }
-        guard let (task, timer) = running else { return }
-        timer?.cancel()
+        guard let (task, deadline) = running else { return }
+        if let deadline { DeadlineScheduler.shared.cancel(deadline) }
         // Cancelling from the cancelling thread itself can deadlock FoundationNetworking
         // when many tasks are cancelled at once; another queue avoids it.
         DispatchQueue.global().async { task.cancel() }

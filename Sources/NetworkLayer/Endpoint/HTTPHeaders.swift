@@ -30,6 +30,21 @@ public struct HTTPHeaders: Hashable, Sendable {
         for field in fields { add(field) }
     }
 
+    /// Headers from fields sorted by their lowercased names (`key`), without a lookup per field:
+    /// of names equal but for case, the first is kept with the last value, as ``add(_:)`` would.
+    init(sortedByName keyed: [(key: String, field: HTTPHeader)]) {
+        fields.reserveCapacity(keyed.count)
+        var previousKey: String?
+        for (key, field) in keyed {
+            if key == previousKey, let last = fields.indices.last {
+                fields[last] = HTTPHeader(name: fields[last].name, value: field.value)
+            } else {
+                fields.append(field)
+            }
+            previousKey = key
+        }
+    }
+
     /// The value for `name` (any case), or `nil`; assigning `nil` removes the field.
     public subscript(name: String) -> String? {
         get { index(of: name).map { fields[$0].value } }
