@@ -8,32 +8,41 @@ import Foundation
 public struct HTTPResponse: Sendable, Equatable {
     /// The HTTP status code, for example `200`.
     public let statusCode: Int
-    /// The response headers, with case-insensitive lookup.
-    public let headers: HTTPHeaders
+    /// The response headers, with case-insensitive lookup, sorted by name when they came from Foundation.
+    public var headers: HTTPHeaders {
+        switch headerSource {
+        case .ready(let headers): headers
+        case .received(let received): received.headers
+        }
+    }
     /// The body bytes as received (after any `Content-Encoding` was undone by the transport).
     public let body: Data
     /// The URL the response came from, after any redirects.
     public let url: URL?
 
+    private let headerSource: HeaderSource
+
     /// Creates a response; mainly for tests and stubs.
     public init(statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil) {
         self.statusCode = statusCode
-        self.headers = headers
+        self.headerSource = .ready(headers)
         self.body = body
         self.url = url
     }
 
-    /// Creates a response from Foundation's; headers are sorted by name, since Foundation keeps no order.
+    /// Creates a response from Foundation's. Its headers are converted when first read, since
+    /// most responses are decoded without anyone looking at them; they are sorted by name, since
+    /// Foundation keeps no order.
     public init(_ response: HTTPURLResponse, body: Data) {
-        // Each name is lowercased once, for sorting and for finding names that differ only in case.
-        var keyed: [(key: String, field: HTTPHeader)] = []
-        keyed.reserveCapacity(response.allHeaderFields.count)
-        for (name, value) in response.allHeaderFields {
-            guard let name = name as? String else { continue }
-            keyed.append((name.lowercased(), HTTPHeader(name: name, value: value as? String ?? "\(value)")))
-        }
-        keyed.sort { $0.key < $1.key }
-        self.init(statusCode: response.statusCode, headers: HTTPHeaders(sortedByName: keyed), body: body, url: response.url)
+        statusCode = response.statusCode
+        headerSource = .received(ReceivedHeaders(response))
+        self.body = body
+        url = response.url
+    }
+
+    /// Whether status, headers, body and URL are all equal.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.statusCode == rhs.statusCode && lhs.body == rhs.body && lhs.url == rhs.url && lhs.headers == rhs.headers
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
@@ -52,5 +61,53 @@ public struct HTTPResponse: Sendable, Equatable {
     static func reasonPhrase(for statusCode: Int) -> String {
         let phrase = HTTPURLResponse.localizedString(forStatusCode: statusCode)
         return phrase.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+}
+
+extension HTTPResponse {
+    private enum HeaderSource: Sendable {
+        case ready(HTTPHeaders)
+        case received(ReceivedHeaders)
+    }
+
+    /// A Foundation response's headers, converted to ``HTTPHeaders`` once, on first use.
+    private final class ReceivedHeaders: Sendable {
+        private enum State {
+            case pending(HTTPURLResponse)
+            case converted(HTTPHeaders)
+        }
+
+        // The response is only read, under the lock, and dropped once converted.
+        private let state: Locked<State>
+
+        init(_ response: HTTPURLResponse) {
+            state = Locked(.pending(response))
+        }
+
+        var headers: HTTPHeaders {
+            state.withLock { state in
+                switch state {
+                case .converted(let headers):
+                    return headers
+                case .pending(let response):
+                    let headers = Self.convert(response)
+                    state = .converted(headers)
+                    return headers
+                }
+            }
+        }
+
+        private static func convert(_ response: HTTPURLResponse) -> HTTPHeaders {
+            // Each name is lowercased once, for sorting and for finding names that differ only in case.
+            let fields = response.allHeaderFields
+            var keyed: [(key: String, field: HTTPHeader)] = []
+            keyed.reserveCapacity(fields.count)
+            for (name, value) in fields {
+                guard let name = name as? String else { continue }
+                keyed.append((name.lowercased(), HTTPHeader(name: name, value: value as? String ?? "\(value)")))
+            }
+            keyed.sort { $0.key < $1.key }
+            return HTTPHeaders(sortedByName: keyed)
+        }
     }
 }
