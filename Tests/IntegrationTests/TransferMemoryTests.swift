@@ -45,6 +45,23 @@ struct TransferMemoryTests {
         #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
     }
 
+    @Test("Reading 200 MB into memory with data(for:) peaks at little more than the body, not twice it")
+    func dataInMemory() async throws {
+        let size = 200_000_000
+        _ = try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
+        let started = ContinuousClock.now
+        let log = Locked<[TransferProgress]>([])
+        let (response, rise) = try await PeakMemory.rise {
+            try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": size])) { progress in
+                log.withLock { $0.append(progress) }
+            }
+        }
+        Self.report("data(for:) 200 MB into memory", rise, ContinuousClock.now - started)
+        #expect(response.body.count == size)
+        #expect(log.withLock { $0.last } == TransferProgress(completedBytes: Int64(size), expectedBytes: Int64(size)))
+        #expect(rise < Int64(size) * 13 / 10, "peak rose by \(rise / 1_048_576) MiB for a body of \(size / 1_048_576) MiB")
+    }
+
     @Test("Uploading a 512 MiB file raises the peak by far less than the body")
     func uploadFile() async throws {
         let directory = try TemporaryDirectory()

@@ -61,25 +61,39 @@ extension APIClient {
         body: UploadBody?,
         progress handler: (@Sendable (TransferProgress) -> Void)?
     ) async throws(APIError) -> HTTPResponse {
+        try await transferInMemory(request, body: body, progressOfSent: true, progress: handler)
+    }
+
+    /// Sends `request` with `body` through the ``interceptors``, each attempt on a transfer
+    /// session, collects the response body in memory and validates the status; `progressOfSent`
+    /// says whether progress follows the body sent or the body received.
+    func transferInMemory(
+        _ request: URLRequest,
+        body: UploadBody?,
+        progressOfSent: Bool,
+        progress handler: (@Sendable (TransferProgress) -> Void)?
+    ) async throws(APIError) -> HTTPResponse {
         let prepared = try await PreparedBody.prepare(body, for: request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
+        let direction: BodyCollector.Direction = progressOfSent ? .sent(size: prepared.size) : .received
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
-            try await uploadAttempt(request, body: prepared, progress: progress)
+            try await transferAttempt(request, body: prepared, direction: direction, progress: progress)
         }
     }
 
-    /// Sends one attempt of an upload, following the redirects its session declined.
-    private func uploadAttempt(
+    /// Sends one attempt of a transfer collected in memory, following the redirects its session declined.
+    private func transferAttempt(
         _ request: URLRequest,
         body prepared: PreparedBody,
+        direction: BodyCollector.Direction,
         progress: ProgressReporter
     ) async throws(APIError) -> HTTPResponse {
         var request = request
         var redirects = 0
         while true {
             let (data, urlResponse) = try await Transfer.run(request, body: prepared, on: session) { continuation in
-                UploadCollector(size: prepared.size, progress: progress, continuation: continuation)
+                BodyCollector(direction: direction, progress: progress, continuation: continuation)
             }.get()
             #if canImport(FoundationNetworking)
                 // The transfer session declined a redirect that keeps the method, so that the body
