@@ -15,15 +15,32 @@ struct DataTransferTests {
         let body = Pattern.data(count: 200_000)
         stubbed.stubs.register(
             .get, "/items",
-            .chunked([body.prefix(50_000), body.dropFirst(50_000).prefix(70_000), body.dropFirst(120_000)], headers: ["ETag": "v7"]))
+            .chunked(
+                [body.prefix(50_000), body.dropFirst(50_000).prefix(70_000), body.dropFirst(120_000)],
+                headers: ["ETag": "v7", "Content-Length": "200000"]))
         let log = ProgressLog()
         let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
         #expect(response.body == body)
         #expect(response.statusCode == 200)
         #expect(response.headers["ETag"] == "v7")
         #expect(log.isMonotonic)
-        #expect(log.all.count >= 3, "a report per chunk, not only the last")
+        let partial: [Int64] = log.all.map(\.completedBytes).filter { $0 > 0 && $0 < 200_000 }
+        #expect(partial == [50_000, 120_000], "a report per chunk")
+        #expect(log.all.allSatisfy { $0.expectedBytes == 200_000 }, "every report is against the Content-Length")
         #expect(log.all.last == TransferProgress(completedBytes: 200_000, expectedBytes: 200_000))
+    }
+
+    @Test("An error page before a retry is not progress: the reports follow the accepted body alone")
+    func errorPageIsNotProgress() async throws {
+        let stubs = StubSession()
+        stubs.register(.get, "/items", .text(String(repeating: "e", count: 5_000), statusCode: 503))
+        stubs.register(.get, "/items", .text("ok"))
+        let log = ProgressLog()
+        let retrier = ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }
+        let response = try await client(stubs, [retrier]).data(for: TestEndpoint(), progress: log.handler)
+        #expect(response.text == "ok")
+        #expect(log.all.allSatisfy { $0.completedBytes <= 2 }, "the 503's 5,000 bytes were never reported")
+        #expect(log.all.last == TransferProgress(completedBytes: 2, expectedBytes: 2))
     }
 
     @Test("A status outside the acceptable codes fails with the status and the body")
@@ -41,7 +58,8 @@ struct DataTransferTests {
         stubs.register(.get, "/items", .status(503))
         stubs.register(.get, "/items", .text("ok"))
         let adapter = HeaderAdapter(header: "X-Adapted", value: "yes")
-        let response = try await client(stubs, [adapter, ScriptedRetrier { _, _ in .retry }]).data(for: TestEndpoint())
+        let response = try await client(stubs, [adapter, ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }])
+            .data(for: TestEndpoint())
         #expect(response.text == "ok")
         #expect(stubs.requests.map { $0.headers["X-Adapted"] } == ["yes", "yes"])
     }

@@ -51,18 +51,18 @@ struct TimeoutTests {
         let stubbed = StubbedClient()
         stubbed.stubs.register(.get, "/slow", .json("{}", delay: 20))
         stubbed.stubs.register(.get, "/fast", .json("{}"))
-        // Set in an order that is neither rising nor falling; 0.75 s apart, far more than a loaded machine's lag.
-        let timeouts: [Double] = (0..<60).map { [1.75, 0.25, 1.0][$0 % 3] }
+        // Set in an order that is neither rising nor falling; 1 s apart, far more than a loaded machine's lag.
+        let timeouts: [Double] = (0..<60).map { [2.25, 0.25, 1.25][$0 % 3] }
         let started = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (timeout: Double, error: APIError?, elapsed: Duration)?.self) { group in
             for (index, timeout) in timeouts.enumerated() {
-                if index == 1 {
-                    // The latest deadline is set first, so the earlier ones must move the timer forward.
-                    while stubbed.stubs.requests.isEmpty { await Task.yield() }
-                }
                 group.addTask {
                     let result = await stubbed.client.fetch(TestEndpoint(path: "/slow", timeout: timeout), as: Empty.self)
                     return (timeout, result.failure, ContinuousClock.now - started)
+                }
+                if index == 0 {
+                    // The latest deadline is set first, so the earlier ones must move the timer forward.
+                    while stubbed.stubs.requests(.get, "/slow").isEmpty { try? await Task.sleep(nanoseconds: 1_000_000) }
                 }
                 // Requests that finish at once leave forgotten deadlines among the live ones, earlier and later.
                 group.addTask {
@@ -77,8 +77,8 @@ struct TimeoutTests {
         #expect(outcomes.count == 60)
         #expect(outcomes.allSatisfy { $0.error == .timedOut })
         #expect(outcomes.allSatisfy { $0.elapsed >= .seconds($0.timeout) }, "no deadline fired early")
-        // Each on time: before the next group's deadline, 0.75 s later, a lag no loaded machine reaches.
-        let late = outcomes.filter { $0.elapsed >= .seconds($0.timeout + 0.75) }
+        // Each on time: before the next group's deadline, 1 s later, a lag no loaded machine reaches.
+        let late = outcomes.filter { $0.elapsed >= .seconds($0.timeout + 1) }
         #expect(late.isEmpty, "\(late.count) fired late, the first \(late.first.map { "\($0.timeout) s after \($0.elapsed)" } ?? "")")
     }
 

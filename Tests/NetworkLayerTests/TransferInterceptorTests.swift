@@ -32,33 +32,35 @@ struct TransferInterceptorTests {
     @Test("A download is adapted, retried after a 503, and its events name both attempts")
     func downloadRetries() async throws {
         let stubs = StubSession()
-        stubs.register(.get, "/items", .status(503))
+        stubs.register(.get, "/items", .text("the error page", statusCode: 503))
         stubs.register(.get, "/items", .text("second"))
         let adapter = HeaderAdapter(header: "X-Adapted", value: "yes")
         let events = EventLog()
         let directory = try TemporaryDirectory()
         let destination = directory.file("body.txt")
 
-        let file = try await client(stubs, [adapter, ScriptedRetrier { _, _ in .retry }, events])
+        let file = try await client(stubs, [adapter, ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }, events])
             .download(for: TestEndpoint(), to: destination)
 
         #expect(try String(contentsOf: file.fileURL, encoding: .utf8) == "second")
         #expect(stubs.requests.map { $0.headers["X-Adapted"] } == ["yes", "yes"])
         #expect(events.attempts.map { $0.response?.statusCode } == [503, 200])
         #expect(events.finished.first?.attempts == 2)
-        #expect(directory.contents == ["body.txt"], "the failed attempt leaves no partial file")
+        #expect(directory.contents == ["body.txt"], "the failed attempt's body was written nowhere")
     }
 
     @Test("A stream is adapted and retried until its status is accepted; its first element comes from the accepted attempt")
     func streamRetries() async throws {
         let stubs = StubSession()
-        stubs.register(.get, "/items", .status(503))
+        stubs.register(.get, "/items", .text("an error line\n", statusCode: 503))
         stubs.register(.get, "/items", .text("first line\nsecond line\n"))
         let adapter = HeaderAdapter(header: "X-Adapted", value: "yes")
         let events = EventLog()
 
         var lines: [String] = []
-        let stream = try await client(stubs, [adapter, ScriptedRetrier { _, _ in .retry }, events]).stream(for: TestEndpoint())
+        let stream = try await client(
+            stubs, [adapter, ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }, events]
+        ).stream(for: TestEndpoint())
         for try await line in stream.lines { lines.append(line) }
 
         #expect(lines == ["first line", "second line"])
@@ -86,7 +88,10 @@ struct TransferInterceptorTests {
         for viaSend in [false, true] {
             let (server, served) = try Self.flakyEchoServer(failures: 1)
             let endpoint = TestEndpoint(base: server.baseURL, method: .put, task: .uploadFile(file))
-            let client = NetworkClient(interceptors: [HeaderAdapter(header: "X-Adapted", value: "yes"), ScriptedRetrier { _, _ in .retry }])
+            let client = NetworkClient(interceptors: [
+                HeaderAdapter(header: "X-Adapted", value: "yes"),
+                ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry },
+            ])
             let echo: [String: String] =
                 viaSend ? try await client.send(endpoint) : try await client.upload(for: endpoint, progress: ProgressLog().handler)
             #expect(echo == ["length": "300000", "adapted": "yes"])
@@ -100,7 +105,7 @@ struct TransferInterceptorTests {
         var form = MultipartFormData()
         form.encodingMemoryThreshold = 1024
         form.append(Pattern.data(count: 200_000), name: "blob", filename: "blob.bin")
-        let client = NetworkClient(interceptors: [ScriptedRetrier { _, _ in .retry }])
+        let client = NetworkClient(interceptors: [ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }])
 
         var body = Data()
         for try await chunk in try await client.stream(

@@ -63,7 +63,21 @@ let benchmarks: @Sendable () -> Void = {
     memory.metrics = [.wallClock] + LoopbackMetric.memory
     memory.maxIterations = 3
 
+    // `data(for:)` is the layer's way to read a large body into memory.
     Benchmark("InMemory-200MB-ours", configuration: memory) { benchmark in
+        let client = fixture.client
+        let endpoint = BytesEndpoint(base: fixture.baseURL, count: inMemory)
+        await measurePeakMemory(benchmark, bodyBytes: inMemory, idle: fixture.idleResident) {
+            try await client.data(for: endpoint).body.count
+        }
+    } setup: {
+        try fixture.start()
+    } teardown: {
+        fixture.stop()
+    }
+
+    // `send`, for comparison: it gets the body from a completion-handler task, like raw `data(for:)`.
+    Benchmark("InMemory-200MB-send", configuration: memory) { benchmark in
         let client = fixture.client
         let endpoint = BytesEndpoint(base: fixture.baseURL, count: inMemory)
         await measurePeakMemory(benchmark, bodyBytes: inMemory, idle: fixture.idleResident) {
@@ -87,12 +101,26 @@ let benchmarks: @Sendable () -> Void = {
         fixture.stop()
     }
 
-    // 5: 1 GiB to and from files, raw URLSession only: the layer's download and upload API is not
-    // on this branch yet. These are the baselines its benchmarks will sit next to.
+    // 5: 1 GiB to and from files.
     let gibibyte = 1 << 30
     var transfer = memory
     transfer.warmupIterations = 0
     let uploadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-upload.bin")
+    let downloadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-download.bin")
+
+    Benchmark("Download-1GiB-toFile-ours", configuration: transfer) { benchmark in
+        let client = fixture.client
+        let endpoint = BytesEndpoint(base: fixture.baseURL, count: gibibyte)
+        await measurePeakMemory(benchmark, bodyBytes: gibibyte, idle: fixture.idleResident) {
+            let file = try await client.download(for: endpoint, to: downloadFile)
+            defer { try? FileManager.default.removeItem(at: file.fileURL) }
+            return Int(file.byteCount)
+        }
+    } setup: {
+        try fixture.start()
+    } teardown: {
+        fixture.stop()
+    }
 
     Benchmark("Download-1GiB-toFile-raw", configuration: transfer) { benchmark in
         let session = fixture.session
@@ -115,6 +143,20 @@ let benchmarks: @Sendable () -> Void = {
         await measurePeakMemory(benchmark, bodyBytes: gibibyte, idle: fixture.idleResident) {
             let (data, _) = try await session.upload(for: request, fromFile: uploadFile)
             return try JSONDecoder().decode([String: Int].self, from: data)["received"] ?? 0
+        }
+    } setup: {
+        try makeSparseFile(at: uploadFile, bytes: gibibyte)
+        try fixture.start()
+    } teardown: {
+        fixture.stop()
+        try? FileManager.default.removeItem(at: uploadFile)
+    }
+
+    Benchmark("Upload-1GiB-fromFile-ours", configuration: transfer) { benchmark in
+        let client = fixture.client
+        let endpoint = UploadEndpoint(base: fixture.baseURL, file: uploadFile)
+        await measurePeakMemory(benchmark, bodyBytes: gibibyte, idle: fixture.idleResident) {
+            try await client.upload(for: endpoint, as: [String: Int].self)["received"] ?? 0
         }
     } setup: {
         try makeSparseFile(at: uploadFile, bytes: gibibyte)
@@ -170,6 +212,15 @@ struct BytesEndpoint: Endpoint, Sendable {
     let base: String
     let count: Int
     var path: String { "/bytes/\(count)" }
+}
+
+/// `POST /upload` with a file streamed as the body; the server answers `{"received": <bytes>}`.
+struct UploadEndpoint: Endpoint, Sendable {
+    let base: String
+    let file: URL
+    var path: String { "/upload" }
+    var method: HTTPMethod { .post }
+    var task: HTTPTask { .uploadFile(file) }
 }
 
 /// Sends `count` requests with at most `inFlight` outstanding, and records requests/s and CPU per request.

@@ -47,8 +47,10 @@ extension APIClient {
         try await execute(request)
     }
 
-    /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the single path under every public call.
+    /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the path
+    /// under every public call but the transfers. With no interceptors it is one attempt.
     func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
+        let interceptors = interceptors
         // With nothing to adapt, retry or observe, the pipeline would only cost time.
         if interceptors.isEmpty { return try await attempt(request) }
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in

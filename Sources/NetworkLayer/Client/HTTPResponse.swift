@@ -35,7 +35,9 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Foundation keeps no order.
     public init(_ response: HTTPURLResponse, body: Data) {
         statusCode = response.statusCode
-        headerSource = .received(ReceivedHeaders(response))
+        // A subclass of yours may not be safe to read later from another thread: convert its headers now.
+        let received = ReceivedHeaders(response)
+        headerSource = type(of: response) == HTTPURLResponse.self ? .received(received) : .ready(received.headers)
         self.body = body
         url = response.url
     }

@@ -15,10 +15,22 @@ extension URLRequest {
     /// its redirect is returned as it is. `carriesBody` says whether a body sent beside the request
     /// (an upload task's) is at stake; by default, whether the request has a non-empty `httpBody`.
     func redirected(by response: HTTPURLResponse, carriesBody: Bool? = nil) -> URLRequest? {
-        guard SessionDelegate.bodyRedirectStatusCodes.contains(response.statusCode),
+        redirected(
+            status: response.statusCode, location: response.value(forHTTPHeaderField: "Location"), from: response.url,
+            carriesBody: carriesBody)
+    }
+
+    /// ``redirected(by:carriesBody:)-(HTTPURLResponse,_)`` for a response the client has already
+    /// converted: the one a status failure carries.
+    func redirected(by response: HTTPResponse, carriesBody: Bool? = nil) -> URLRequest? {
+        redirected(status: response.statusCode, location: response.headers["Location"], from: response.url, carriesBody: carriesBody)
+    }
+
+    private func redirected(status: Int, location: String?, from responseURL: URL?, carriesBody: Bool?) -> URLRequest? {
+        guard SessionDelegate.bodyRedirectStatusCodes.contains(status),
             carriesBody ?? !(httpBody ?? Data()).isEmpty,
-            let location = response.value(forHTTPHeaderField: "Location"),
-            let target = URL(string: location, relativeTo: response.url ?? url)?.absoluteURL,
+            let location,
+            let target = URL(string: location, relativeTo: responseURL ?? url)?.absoluteURL,
             let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }
         var request = self

@@ -59,14 +59,16 @@ extension APIClient {
         let acceptableStatusCodes = acceptableStatusCodes
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {
             request async throws(APIError) in
-            try await Transfer.run(request, body: prepared, on: session) { continuation in
-                DownloadWriter(
-                    destination: destination,
-                    acceptableStatusCodes: acceptableStatusCodes,
-                    progress: progress,
-                    continuation: continuation
-                )
-            }.get()
+            try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in
+                try await Transfer.run(request, body: prepared, on: session) { continuation in
+                    DownloadWriter(
+                        destination: destination,
+                        acceptableStatusCodes: acceptableStatusCodes,
+                        progress: progress,
+                        continuation: continuation
+                    )
+                }.get()
+            }
         }
     }
 }

@@ -51,18 +51,20 @@ extension APIClient {
         do throws(APIError) {
             return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {
                 request async throws(APIError) in
-                // Each attempt has a sequence of its own: a failed one finishes its sequence.
-                let (chunks, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
-                let head = try await Transfer.run(request, body: prepared, on: session) { head in
-                    StreamReceiver(
-                        acceptableStatusCodes: acceptableStatusCodes, body: prepared, bufferLimit: bufferLimit, chunks: continuation,
-                        head: head)
-                }.get()
-                continuation.onTermination = { termination in
-                    if case .cancelled = termination { head.transfer.cancel(.cancelled) }
+                try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in
+                    // Each attempt has a sequence of its own: a failed one finishes its sequence.
+                    let (chunks, continuation) = AsyncThrowingStream.makeStream(of: Data.self)
+                    let head = try await Transfer.run(request, body: prepared, on: session) { head in
+                        StreamReceiver(
+                            acceptableStatusCodes: acceptableStatusCodes, body: prepared, bufferLimit: bufferLimit,
+                            chunks: continuation, head: head)
+                    }.get()
+                    continuation.onTermination = { termination in
+                        if case .cancelled = termination { head.transfer.cancel(.cancelled) }
+                    }
+                    return ResponseStream(
+                        response: head.response, decoder: decoder, chunks: chunks, transfer: head.transfer, receiver: head.receiver)
                 }
-                return ResponseStream(
-                    response: head.response, decoder: decoder, chunks: chunks, transfer: head.transfer, receiver: head.receiver)
             }
         } catch {
             // A stream that was handed out deletes the body's temporary file when its transfer ends.

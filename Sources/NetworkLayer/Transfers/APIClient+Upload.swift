@@ -76,40 +76,20 @@ extension APIClient {
         let prepared = try await PreparedBody.prepare(body, for: request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        let direction: BodyCollector.Direction = progressOfSent ? .sent(size: prepared.size) : .received
+        let direction: BodyCollector.Direction =
+            progressOfSent ? .sent(size: prepared.size) : .received(acceptableStatusCodes: acceptableStatusCodes)
+        let acceptableStatusCodes = acceptableStatusCodes
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
-            try await transferAttempt(request, body: prepared, direction: direction, progress: progress)
-        }
-    }
-
-    /// Sends one attempt of a transfer collected in memory, following the redirects its session declined.
-    private func transferAttempt(
-        _ request: URLRequest,
-        body prepared: PreparedBody,
-        direction: BodyCollector.Direction,
-        progress: ProgressReporter
-    ) async throws(APIError) -> HTTPResponse {
-        var request = request
-        var redirects = 0
-        while true {
-            let (data, urlResponse) = try await Transfer.run(request, body: prepared, on: session) { continuation in
-                BodyCollector(direction: direction, progress: progress, continuation: continuation)
-            }.get()
-            #if canImport(FoundationNetworking)
-                // The transfer session declined a redirect that keeps the method, so that the body
-                // would not be lost: send it again.
-                if let next = request.redirected(by: urlResponse, carriesBody: prepared.hasBody) {
-                    redirects += 1
-                    guard redirects <= 20 else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
-                    request = next
-                    continue
+            try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in
+                let (data, urlResponse) = try await Transfer.run(request, body: prepared, on: session) { continuation in
+                    BodyCollector(direction: direction, progress: progress, continuation: continuation)
+                }.get()
+                let response = HTTPResponse(urlResponse, body: data)
+                guard acceptableStatusCodes.contains(response.statusCode) else {
+                    throw .unacceptableStatusCode(response.statusCode, response)
                 }
-            #endif
-            let response = HTTPResponse(urlResponse, body: data)
-            guard acceptableStatusCodes.contains(response.statusCode) else {
-                throw .unacceptableStatusCode(response.statusCode, response)
+                return response
             }
-            return response
         }
     }
 }
