@@ -153,3 +153,32 @@ struct ResponseStreamTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 }
+
+@Suite("Response streams: lines and events stay within the buffer limit")
+struct StreamLineLimitTests {
+    @Test("A line that never ends fails with bufferLimitExceeded instead of growing; shorter lines pass")
+    func endlessLine() async throws {
+        let stubbed = StubbedClient()
+        let chunks = [Data("short line\n".utf8)] + Array(repeating: Data(repeating: UInt8(ascii: "x"), count: 500), count: 10)
+        stubbed.stubs.register(.get, "/items", .chunked(chunks))
+        var lines: [String] = []
+        await #expect(throws: APIError.bufferLimitExceeded(1000)) {
+            for try await line in try await stubbed.client.stream(for: TestEndpoint(), bufferLimit: 1000).lines { lines.append(line) }
+        }
+        #expect(lines == ["short line"])
+    }
+
+    @Test("An event whose data lines never end with a blank line fails with bufferLimitExceeded")
+    func endlessEvent() async throws {
+        let stubbed = StubbedClient()
+        let chunks = [Data("data: first\n\n".utf8)] + Array(repeating: Data("data: 0123456789\n".utf8), count: 200)
+        stubbed.stubs.register(.get, "/items", .chunked(chunks))
+        var events: [String] = []
+        await #expect(throws: APIError.bufferLimitExceeded(1000)) {
+            for try await event in try await stubbed.client.stream(for: TestEndpoint(), bufferLimit: 1000).events {
+                events.append(event.data)
+            }
+        }
+        #expect(events == ["first"])
+    }
+}

@@ -8,16 +8,25 @@ import Foundation
 /// stream is dropped. Since CR and LF never occur inside a multi-byte UTF-8 character, cutting
 /// at those bytes never splits a character.
 struct LineSplitter {
+    /// The longest line kept; a longer one fails with ``APIError/bufferLimitExceeded(_:)``, since a
+    /// line that never ends would otherwise grow without bound.
+    let limit: Int
     private var partial: [UInt8] = []
     private var afterCR = false
     private var atStart = true
+
+    /// A splitter that fails on lines longer than `limit` bytes.
+    init(limit: Int) {
+        self.limit = limit
+    }
 
     private static let lf = UInt8(ascii: "\n")
     private static let cr = UInt8(ascii: "\r")
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// Adds a chunk and returns the lines it completes, in order.
-    mutating func append(_ chunk: Data) -> [String] {
+    /// - Throws: ``APIError/bufferLimitExceeded(_:)`` when the line being read outgrows ``limit``.
+    mutating func append(_ chunk: Data) throws(APIError) -> [String] {
         var lines: [String] = []
         for byte in chunk {
             if afterCR {
@@ -31,6 +40,7 @@ struct LineSplitter {
                 partial.append(byte)
             }
         }
+        if partial.count > limit { throw .bufferLimitExceeded(limit) }
         return lines
     }
 

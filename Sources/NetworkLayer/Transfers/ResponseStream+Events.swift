@@ -8,7 +8,8 @@ extension ResponseStream {
     /// starting with `:`) are skipped, and lines may end in LF, CRLF or CR. An event the body ends
     /// in the middle of is dropped. There is no automatic reconnection: to resume, stream again
     /// with the last event's ``ServerSentEvent/id`` in a `Last-Event-ID` header. Ask for the
-    /// format with an `Accept: text/event-stream` header on the endpoint.
+    /// format with an `Accept: text/event-stream` header on the endpoint. A line or an event longer
+    /// than the stream's `bufferLimit` ends the sequence with ``APIError/bufferLimitExceeded(_:)``.
     public var events: Events {
         Events(stream: self)
     }
@@ -22,19 +23,21 @@ extension ResponseStream {
 
         /// Makes the iterator; reading it reads the stream.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
+            Iterator(base: stream.makeAsyncIterator(), limit: stream.bufferLimit)
         }
 
         /// Reads events from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
             private var base: ResponseStream.Iterator
-            private var splitter = LineSplitter()
+            private var splitter: LineSplitter
             private var parser = ServerSentEventParser()
             private var pending: [ServerSentEvent] = []
             private var nextIndex = 0
+            private var isFinished = false
 
-            fileprivate init(base: ResponseStream.Iterator) {
+            fileprivate init(base: ResponseStream.Iterator, limit: Int) {
                 self.base = base
+                splitter = LineSplitter(limit: limit)
             }
 
             /// The next event, or `nil` once the body has ended.
@@ -47,8 +50,15 @@ extension ResponseStream {
                     }
                     pending.removeAll(keepingCapacity: true)
                     nextIndex = 0
-                    guard let chunk = try await base.next() else { return nil }
-                    pending = splitter.append(chunk).compactMap { parser.parse(line: $0) }
+                    guard !isFinished, let chunk = try await base.next() else { return nil }
+                    do throws(APIError) {
+                        pending = try splitter.append(chunk).compactMap { parser.parse(line: $0) }
+                        // An event whose data lines never end with a blank line must not grow without bound.
+                        if parser.bufferedBytes > splitter.limit { throw .bufferLimitExceeded(splitter.limit) }
+                    } catch {
+                        isFinished = true
+                        throw error
+                    }
                 }
             }
         }

@@ -5,7 +5,8 @@ extension ResponseStream {
     ///
     /// Lines end at LF, CRLF or CR and come without their ending; the text is UTF-8 (invalid
     /// bytes become U+FFFD) and a byte order mark at the start is dropped. A last line without an
-    /// ending is yielded when the body ends. Empty lines are yielded as `""`.
+    /// ending is yielded when the body ends. Empty lines are yielded as `""`. A line longer than
+    /// the stream's `bufferLimit` ends the sequence with ``APIError/bufferLimitExceeded(_:)``.
     public var lines: Lines {
         Lines(stream: self)
     }
@@ -30,19 +31,20 @@ extension ResponseStream {
 
         /// Makes the iterator; reading it reads the stream.
         public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
+            Iterator(base: stream.makeAsyncIterator(), limit: stream.bufferLimit)
         }
 
         /// Reads lines from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
             private var base: ResponseStream.Iterator
-            private var splitter = LineSplitter()
+            private var splitter: LineSplitter
             private var pending: [String] = []
             private var nextIndex = 0
             private var isFinished = false
 
-            fileprivate init(base: ResponseStream.Iterator) {
+            fileprivate init(base: ResponseStream.Iterator, limit: Int) {
                 self.base = base
+                splitter = LineSplitter(limit: limit)
             }
 
             /// The next line, or `nil` after the last.
@@ -57,7 +59,12 @@ extension ResponseStream {
                     pending.removeAll(keepingCapacity: true)
                     nextIndex = 0
                     if let chunk = try await base.next() {
-                        pending = splitter.append(chunk)
+                        do {
+                            pending = try splitter.append(chunk)
+                        } catch {
+                            isFinished = true
+                            throw error
+                        }
                     } else {
                         isFinished = true
                         pending = splitter.finish().map { [$0] } ?? []

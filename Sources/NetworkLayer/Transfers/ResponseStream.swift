@@ -18,7 +18,7 @@ import Foundation
 /// - Memory is bounded: the body is buffered until read, up to the `bufferLimit` given to
 ///   ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` (16 MiB by default). A reader that falls
 ///   further behind ends the stream with ``APIError/bufferLimitExceeded(_:)``, after the bytes
-///   already buffered. For bodies too large to keep up with, download them to a file instead.
+///   already buffered; so does a line of ``lines`` or an event of ``events`` longer than that. For bodies too large to keep up with, download them to a file instead.
 /// - Breaking out of the loop, or dropping the stream, cancels the transfer and closes its
 ///   connection.
 public struct ResponseStream: AsyncSequence, Sendable {
@@ -42,6 +42,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
         self.decoder = decoder
         source = Source(chunks: chunks, transfer: transfer, receiver: receiver)
     }
+
+    /// The most bytes buffered unread; ``lines`` and ``events`` hold a line or an event to no more than this.
+    var bufferLimit: Int { source.receiver.bufferLimit }
 
     /// Makes the iterator; a stream is read once, and ending that read ends the transfer.
     public func makeAsyncIterator() -> Iterator {

@@ -83,6 +83,9 @@ struct ServerSentEventParser {
         return nil
     }
 
+    /// The bytes of the event being read: its data and type so far.
+    var bufferedBytes: Int { data.utf8.count + eventType.utf8.count }
+
     private mutating func dispatch() -> ServerSentEvent? {
         defer {
             data = ""

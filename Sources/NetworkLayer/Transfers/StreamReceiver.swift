@@ -29,7 +29,8 @@ final class StreamReceiver: TransferObserver {
     private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
     private let acceptableStatusCodes: Set<Int>
     private let body: PreparedBody
-    private let bufferLimit: Int
+    /// The most bytes received and not yet read; also the longest line or event a reader of the stream buffers.
+    let bufferLimit: Int
     private let phase = Locked(Phase.awaitingHead)
     private let unreadBytes = Locked(0)
 
