@@ -197,7 +197,9 @@ enum LoopbackMetric {
     /// The peak as a percentage of the body's size (220 means 2.2× the body).
     static let peakPercentOfBody = BenchmarkMetric.custom("Peak RSS (% of body)", polarity: .prefersSmaller, useScalingFactor: false)
 
-    static let memory = [peakResident, peakOverIdle, peakPercentOfBody]
+    /// That peak above the resident memory just before the transfer, in MiB: what the transfer itself needed.
+    static let peakRise = BenchmarkMetric.custom("Peak RSS rise (MiB)", polarity: .prefersSmaller, useScalingFactor: false)
+    static let memory = [peakResident, peakOverIdle, peakRise, peakPercentOfBody]
 }
 
 /// `GET /movies?page=1` on the loopback server.
@@ -268,7 +270,7 @@ func measureRequests(
 /// read exactly rather than sampled. `idle` is the resident memory before the benchmark's first
 /// request, the yardstick for "within a few MiB of an idle process".
 func measurePeakMemory(_ benchmark: Benchmark, bodyBytes: Int, idle: Int, _ transfer: () async throws -> Int) async {
-    guard ProcessStats.resetPeakResident() else {
+    guard ProcessStats.resetPeakResident(), let before = ProcessStats.residentBytes() else {
         benchmark.error("cannot reset the peak resident memory (/proc/self/clear_refs)")
         return
     }
@@ -289,6 +291,7 @@ func measurePeakMemory(_ benchmark: Benchmark, bodyBytes: Int, idle: Int, _ tran
     let mebibyte = 1 << 20
     benchmark.measurement(LoopbackMetric.peakResident, peak / mebibyte)
     benchmark.measurement(LoopbackMetric.peakOverIdle, (peak - idle) / mebibyte)
+    benchmark.measurement(LoopbackMetric.peakRise, (peak - before) / mebibyte)
     benchmark.measurement(LoopbackMetric.peakPercentOfBody, peak * 100 / bodyBytes)
 }
 
