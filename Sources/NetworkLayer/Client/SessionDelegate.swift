@@ -56,6 +56,20 @@ final class SessionDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     /// The redirects that can keep the method, and so must keep the body; 303 always turns into a GET.
     static let bodyRedirectStatusCodes: Set<Int> = [301, 302, 307, 308]
 
+    /// The 401 or 407 behind a cancellation that the delegate made by refusing an authentication
+    /// challenge, not the caller: the response the server actually sent (its body is lost on Linux).
+    static func challengeResponse(of task: URLSessionTask, error: any Error) -> HTTPURLResponse? {
+        #if canImport(FoundationNetworking)
+            guard (error as? URLError)?.code == .cancelled,
+                let response = task.response as? HTTPURLResponse,
+                response.statusCode == 401 || response.statusCode == 407
+            else { return nil }
+            return response
+        #else
+            return nil
+        #endif
+    }
+
     /// Whether `request` sends a body that a redirect would have to send again.
     static func hasBody(_ request: URLRequest) -> Bool {
         request.httpBody.map { !$0.isEmpty } ?? (request.httpBodyStream != nil)

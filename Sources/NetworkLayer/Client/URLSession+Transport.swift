@@ -134,7 +134,7 @@ extension URLSession {
         case .running(let task, let deadline):
             if let deadline { DeadlineScheduler.shared.cancel(deadline) }
             if let error {
-                if let challenged = challengeResponse(of: task, error: error) {
+                if let challenged = SessionDelegate.challengeResponse(of: task, error: error) {
                     return .success((Data(), challenged))
                 }
                 return .failure(APIError(transportError: error))
@@ -146,20 +146,6 @@ extension URLSession {
         case .idle, .finished:
             return .failure(.invalidResponse)
         }
-    }
-
-    /// The 401 or 407 behind a cancellation that ``SessionDelegate`` made by refusing an
-    /// authentication challenge, not the caller: the response the server actually sent.
-    private static func challengeResponse(of task: URLSessionTask, error: any Error) -> HTTPURLResponse? {
-        #if canImport(FoundationNetworking)
-            guard (error as? URLError)?.code == .cancelled,
-                let response = task.response as? HTTPURLResponse,
-                response.statusCode == 401 || response.statusCode == 407
-            else { return nil }
-            return response
-        #else
-            return nil
-        #endif
     }
 }
 

@@ -186,7 +186,8 @@ final class Transfer: Sendable {
         if let ended {
             result = .failure(ended.error)
         } else if let error {
-            result = Self.challengeResponse(of: task, error: error).map { .success($0) } ?? .failure(APIError(transportError: error))
+            result =
+                SessionDelegate.challengeResponse(of: task, error: error).map { .success($0) } ?? .failure(APIError(transportError: error))
         } else if let response = task.response as? HTTPURLResponse {
             result = .success(response)
         } else {
@@ -248,19 +249,5 @@ final class Transfer: Sendable {
         case .none:
             break
         }
-    }
-
-    /// The 401 or 407 behind a cancellation that the delegate made by refusing an authentication
-    /// challenge on Linux (see ``SessionDelegate``): the response the server actually sent.
-    private static func challengeResponse(of task: URLSessionTask, error: any Error) -> HTTPURLResponse? {
-        #if canImport(FoundationNetworking)
-            guard (error as? URLError)?.code == .cancelled,
-                let response = task.response as? HTTPURLResponse,
-                response.statusCode == 401 || response.statusCode == 407
-            else { return nil }
-            return response
-        #else
-            return nil
-        #endif
     }
 }
