@@ -43,6 +43,16 @@ struct DataTransferTests {
         #expect(log.all.last == TransferProgress(completedBytes: 2, expectedBytes: 2))
     }
 
+    @Test("An empty body still ends with a report of 100 %")
+    func emptyBody() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.get, "/items", .status(204))
+        let log = ProgressLog()
+        let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
+        #expect(response.statusCode == 204)
+        #expect(log.all.last == TransferProgress(completedBytes: 0, expectedBytes: 0))
+    }
+
     @Test("A status outside the acceptable codes fails with the status and the body")
     func rejectedStatus() async throws {
         let stubbed = StubbedClient()

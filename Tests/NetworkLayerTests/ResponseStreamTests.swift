@@ -156,29 +156,49 @@ struct ResponseStreamTests {
 
 @Suite("Response streams: lines and events stay within the buffer limit")
 struct StreamLineLimitTests {
-    @Test("A line that never ends fails with bufferLimitExceeded instead of growing; shorter lines pass")
-    func endlessLine() async throws {
-        let stubbed = StubbedClient()
-        let chunks = [Data("short line\n".utf8)] + Array(repeating: Data(repeating: UInt8(ascii: "x"), count: 500), count: 10)
-        stubbed.stubs.register(.get, "/items", .chunked(chunks))
-        var lines: [String] = []
-        await #expect(throws: APIError.bufferLimitExceeded(1000)) {
-            for try await line in try await stubbed.client.stream(for: TestEndpoint(), bufferLimit: 1000).lines { lines.append(line) }
+    /// A server that sends `chunks` 30 ms apart: a reader keeps up, so the stream's unread bytes stay
+    /// far below its limit and only a line's or an event's own length can reach it.
+    static func trickling(_ chunks: [Data]) throws -> ScriptedServer {
+        try ScriptedServer { connection in
+            connection.writeHead(headers: ["Content-Type": "text/plain", "Transfer-Encoding": "chunked"])
+            for chunk in chunks {
+                guard connection.writeChunk(chunk) else { return }
+                Thread.sleep(forTimeInterval: 0.03)
+            }
+            connection.endChunks()
         }
-        #expect(lines == ["short line"])
+    }
+
+    @Test("A line that never ends fails with bufferLimitExceeded instead of growing; the lines before it are read first")
+    func endlessLine() async throws {
+        let x = UInt8(ascii: "x")
+        let server = try Self.trickling([Data("a\nb\n".utf8)] + Array(repeating: Data(repeating: x, count: 150), count: 10))
+        var iterator = try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000).lines
+            .makeAsyncIterator()
+        // Each read outside #expect, whose closure would read a copy of the iterator.
+        var reads: [Result<String?, APIError>] = []
+        for _ in 0..<4 { reads.append(await Self.next(&iterator)) }
+        #expect(reads == [.success("a"), .success("b"), .failure(.bufferLimitExceeded(1000)), .success(nil)])
     }
 
     @Test("An event whose data lines never end with a blank line fails with bufferLimitExceeded")
     func endlessEvent() async throws {
-        let stubbed = StubbedClient()
-        let chunks = [Data("data: first\n\n".utf8)] + Array(repeating: Data("data: 0123456789\n".utf8), count: 200)
-        stubbed.stubs.register(.get, "/items", .chunked(chunks))
+        let lines = Data(String(repeating: "data: 0123456789\n", count: 10).utf8)
+        let server = try Self.trickling([Data("data: first\n\n".utf8)] + Array(repeating: lines, count: 12))
         var events: [String] = []
         await #expect(throws: APIError.bufferLimitExceeded(1000)) {
-            for try await event in try await stubbed.client.stream(for: TestEndpoint(), bufferLimit: 1000).events {
+            for try await event in try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000).events {
                 events.append(event.data)
             }
         }
         #expect(events == ["first"])
+    }
+
+    private static func next(_ iterator: inout ResponseStream.Lines.Iterator) async -> Result<String?, APIError> {
+        do throws(APIError) {
+            return .success(try await iterator.next())
+        } catch {
+            return .failure(error)
+        }
     }
 }

@@ -24,20 +24,19 @@ extension URLSession {
     func httpResponse(for request: URLRequest) async throws(APIError) -> (Data, HTTPURLResponse) {
         let timeout = effectiveTimeout(for: request)
         let deadline = timeout.map { DispatchTime.now() + $0 }
-        var request = Self.foundationTimeout(request, timeout: timeout)
-        var redirects = 0
-        while true {
-            let (body, response) = try await exchange(request, deadline: deadline)
-            #if canImport(FoundationNetworking)
-                if delegate is SessionDelegate, let next = request.redirected(by: response) {
-                    redirects += 1
-                    guard redirects <= Self.maximumRedirects else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
-                    request = next
-                    continue
-                }
-            #endif
-            return (body, response)
-        }
+        #if canImport(FoundationNetworking)
+            var request = Self.foundationTimeout(request, timeout: timeout)
+            var redirects = 0
+            while true {
+                let (body, response) = try await exchange(request, deadline: deadline)
+                guard delegate is SessionDelegate, let next = request.redirected(by: response) else { return (body, response) }
+                redirects += 1
+                guard redirects <= Self.maximumRedirects else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
+                request = next
+            }
+        #else
+            return try await exchange(request, deadline: deadline)
+        #endif
     }
 
     /// As many redirects as URLSession itself follows before giving up.

@@ -56,7 +56,7 @@ extension APIClient {
         let prepared = try await PreparedBody.prepare(body, for: request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        let acceptableStatusCodes = acceptableStatusCodes
+        let acceptableStatusCodes = Transfer.acceptedStatusCodes(acceptableStatusCodes, for: request, carriesBody: prepared.hasBody)
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {
             request async throws(APIError) in
             try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in

@@ -46,7 +46,7 @@ extension APIClient {
 
     private func stream(_ request: URLRequest, body: UploadBody?, bufferLimit: Int) async throws(APIError) -> ResponseStream {
         let prepared = try await PreparedBody.prepare(body, for: request)
-        let acceptableStatusCodes = acceptableStatusCodes
+        let acceptableStatusCodes = Transfer.acceptedStatusCodes(acceptableStatusCodes, for: request, carriesBody: prepared.hasBody)
         let decoder = decoder
         do throws(APIError) {
             return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {

@@ -76,13 +76,13 @@ extension APIClient {
         let prepared = try await PreparedBody.prepare(body, for: request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        let direction: BodyCollector.Direction =
-            progressOfSent ? .sent(size: prepared.size) : .received(acceptableStatusCodes: acceptableStatusCodes)
-        let acceptableStatusCodes = acceptableStatusCodes
+        let acceptableStatusCodes = Transfer.acceptedStatusCodes(acceptableStatusCodes, for: request, carriesBody: prepared.hasBody)
+        let direction: BodyCollector.Direction = progressOfSent ? .sent(size: prepared.size) : .received
         return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
             try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in
                 let (data, urlResponse) = try await Transfer.run(request, body: prepared, on: session) { continuation in
-                    BodyCollector(direction: direction, progress: progress, continuation: continuation)
+                    BodyCollector(
+                        direction: direction, acceptableStatusCodes: acceptableStatusCodes, progress: progress, continuation: continuation)
                 }.get()
                 let response = HTTPResponse(urlResponse, body: data)
                 guard acceptableStatusCodes.contains(response.statusCode) else {

@@ -12,21 +12,21 @@ import Foundation
 /// from the `Content-Length`, which a server may state falsely; on Linux a large buffer grows in place
 /// (measured: 200 MB raised the peak by 1.02 times the body).
 ///
-/// Progress of a received body counts only a response whose status the client accepts, so an error
-/// page or a declined redirect never shows as progress.
+/// Progress counts only a response whose status is accepted, so an error page or a declined
+/// redirect never shows as progress, and the last report (100 %) comes only with the answer.
 final class BodyCollector: TransferObserver {
     /// Which body the progress reports follow.
     enum Direction {
         /// The request body going out, of `size` bytes when known.
         case sent(size: Int64?)
-        /// The response body coming in, against its `Content-Length` when there is one, for a
-        /// response whose status is in `acceptableStatusCodes`.
-        case received(acceptableStatusCodes: Set<Int>)
+        /// The response body coming in, against its `Content-Length` when there is one.
+        case received
     }
 
     private let continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), APIError>, Never>
     private let progress: ProgressReporter
     private let direction: Direction
+    private let acceptableStatusCodes: Set<Int>
     private let state = Locked(State())
 
     private struct State {
@@ -36,20 +36,22 @@ final class BodyCollector: TransferObserver {
         var reportsReceived = false
     }
 
+    /// - Parameter acceptableStatusCodes: The statuses that make the answer; others are collected
+    ///   (an error page for the error) without progress.
     init(
         direction: Direction,
+        acceptableStatusCodes: Set<Int>,
         progress: ProgressReporter,
         continuation: CheckedContinuation<Result<(Data, HTTPURLResponse), APIError>, Never>
     ) {
         self.direction = direction
+        self.acceptableStatusCodes = acceptableStatusCodes
         self.progress = progress
         self.continuation = continuation
     }
 
     func transfer(_ transfer: Transfer, didReceive response: HTTPURLResponse) {
-        guard case .received(let acceptableStatusCodes) = direction, acceptableStatusCodes.contains(response.statusCode) else {
-            return
-        }
+        guard case .received = direction, acceptableStatusCodes.contains(response.statusCode) else { return }
         let expected = response.expectedContentLength > 0 ? response.expectedContentLength : nil
         state.withLock { state in
             state.expected = expected
@@ -71,15 +73,15 @@ final class BodyCollector: TransferObserver {
     }
 
     func transfer(_ transfer: Transfer, didCompleteWith result: Result<HTTPURLResponse, APIError>) {
-        let (body, reportsReceived) = state.withLock { state in
+        let body = state.withLock { state in
             defer { state.body = Data() }
-            return (state.body, state.reportsReceived)
+            return state.body
         }
-        if case .success = result {
+        if case .success(let response) = result, acceptableStatusCodes.contains(response.statusCode) {
             switch direction {
             case .sent(let size?): progress.finish(total: size)
             case .sent(nil): break
-            case .received: if reportsReceived { progress.finish(total: Int64(body.count)) }
+            case .received: progress.finish(total: Int64(body.count))
             }
         }
         let continuation = continuation

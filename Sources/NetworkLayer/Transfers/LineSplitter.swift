@@ -8,7 +8,7 @@ import Foundation
 /// stream is dropped. Since CR and LF never occur inside a multi-byte UTF-8 character, cutting
 /// at those bytes never splits a character.
 struct LineSplitter {
-    /// The longest line kept; a longer one fails with ``APIError/bufferLimitExceeded(_:)``, since a
+    /// The longest line kept, in bytes; a longer one stops the splitter (``isOverLimit``), since a
     /// line that never ends would otherwise grow without bound.
     let limit: Int
     private var partial: [UInt8] = []
@@ -24,9 +24,12 @@ struct LineSplitter {
     private static let cr = UInt8(ascii: "\r")
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// Adds a chunk and returns the lines it completes, in order.
-    /// - Throws: ``APIError/bufferLimitExceeded(_:)`` when the line being read outgrows ``limit``.
-    mutating func append(_ chunk: Data) throws(APIError) -> [String] {
+    /// Whether a line outgrew ``limit``: the splitter took no more bytes from then on.
+    private(set) var isOverLimit = false
+
+    /// Adds a chunk and returns the lines it completes, in order; once a line outgrows ``limit``, the
+    /// lines completed before it and then nothing more (see ``isOverLimit``).
+    mutating func append(_ chunk: Data) -> [String] {
         var lines: [String] = []
         for byte in chunk {
             if afterCR {
@@ -37,16 +40,19 @@ struct LineSplitter {
                 lines.append(takeLine())
                 afterCR = byte == Self.cr
             } else {
+                guard partial.count < limit, !isOverLimit else {
+                    isOverLimit = true
+                    break
+                }
                 partial.append(byte)
             }
         }
-        if partial.count > limit { throw .bufferLimitExceeded(limit) }
         return lines
     }
 
     /// The last line when the stream ended without a line ending, or `nil` when nothing is pending.
     mutating func finish() -> String? {
-        partial.isEmpty ? nil : takeLine()
+        partial.isEmpty || isOverLimit ? nil : takeLine()
     }
 
     private mutating func takeLine() -> String {

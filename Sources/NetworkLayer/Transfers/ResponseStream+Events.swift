@@ -28,12 +28,14 @@ extension ResponseStream {
 
         /// Reads events from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
-            private var base: ResponseStream.Iterator
+            /// The stream; `nil` once it has ended or failed, which ends the transfer.
+            private var base: ResponseStream.Iterator?
             private var splitter: LineSplitter
             private var parser = ServerSentEventParser()
             private var pending: [ServerSentEvent] = []
             private var nextIndex = 0
-            private var isFinished = false
+            /// The error to throw once the events before it have been read.
+            private var failure: APIError?
 
             fileprivate init(base: ResponseStream.Iterator, limit: Int) {
                 self.base = base
@@ -41,23 +43,35 @@ extension ResponseStream {
             }
 
             /// The next event, or `nil` once the body has ended.
-            /// - Throws: The ``APIError`` that ended the stream.
+            /// - Throws: The ``APIError`` that ended the stream, after the events that came before it.
             public mutating func next() async throws(APIError) -> ServerSentEvent? {
                 while true {
                     if nextIndex < pending.count {
                         defer { nextIndex += 1 }
                         return pending[nextIndex]
                     }
+                    if let failure {
+                        self.failure = nil
+                        throw failure
+                    }
                     pending.removeAll(keepingCapacity: true)
                     nextIndex = 0
-                    guard !isFinished, let chunk = try await base.next() else { return nil }
-                    do throws(APIError) {
-                        pending = try splitter.append(chunk).compactMap { parser.parse(line: $0) }
-                        // An event whose data lines never end with a blank line must not grow without bound.
-                        if parser.bufferedBytes > splitter.limit { throw .bufferLimitExceeded(splitter.limit) }
+                    let chunk: Data?
+                    do {
+                        chunk = try await base?.next()
                     } catch {
-                        isFinished = true
+                        base = nil
                         throw error
+                    }
+                    guard let chunk else {
+                        base = nil
+                        return nil
+                    }
+                    pending = splitter.append(chunk).compactMap { parser.parse(line: $0) }
+                    // A line, or an event whose data lines never end with a blank line, must not grow without bound.
+                    if splitter.isOverLimit || parser.bufferedBytes > splitter.limit {
+                        base = nil
+                        failure = .bufferLimitExceeded(splitter.limit)
                     }
                 }
             }

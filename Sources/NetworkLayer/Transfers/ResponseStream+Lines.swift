@@ -36,11 +36,13 @@ extension ResponseStream {
 
         /// Reads lines from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
-            private var base: ResponseStream.Iterator
+            /// The stream; `nil` once it has ended or failed, which ends the transfer.
+            private var base: ResponseStream.Iterator?
             private var splitter: LineSplitter
             private var pending: [String] = []
             private var nextIndex = 0
-            private var isFinished = false
+            /// The error to throw once the lines before it have been read.
+            private var failure: APIError?
 
             fileprivate init(base: ResponseStream.Iterator, limit: Int) {
                 self.base = base
@@ -48,25 +50,36 @@ extension ResponseStream {
             }
 
             /// The next line, or `nil` after the last.
-            /// - Throws: The ``APIError`` that ended the stream.
+            /// - Throws: The ``APIError`` that ended the stream, after the lines that came before it.
             public mutating func next() async throws(APIError) -> String? {
                 while true {
                     if nextIndex < pending.count {
                         defer { nextIndex += 1 }
                         return pending[nextIndex]
                     }
-                    guard !isFinished else { return nil }
+                    if let failure {
+                        self.failure = nil
+                        throw failure
+                    }
+                    guard base != nil else { return nil }
                     pending.removeAll(keepingCapacity: true)
                     nextIndex = 0
-                    if let chunk = try await base.next() {
-                        do {
-                            pending = try splitter.append(chunk)
-                        } catch {
-                            isFinished = true
-                            throw error
+                    let chunk: Data?
+                    do {
+                        chunk = try await base?.next()
+                    } catch {
+                        // The stream failed: what was left of a line is not a line.
+                        base = nil
+                        throw error
+                    }
+                    if let chunk {
+                        pending = splitter.append(chunk)
+                        if splitter.isOverLimit {
+                            base = nil
+                            failure = .bufferLimitExceeded(splitter.limit)
                         }
                     } else {
-                        isFinished = true
+                        base = nil
                         pending = splitter.finish().map { [$0] } ?? []
                     }
                 }
