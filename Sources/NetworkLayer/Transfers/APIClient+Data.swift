@@ -11,7 +11,7 @@ extension APIClient {
     /// ``response(for:)-(Endpoint)`` and ``send(_:as:)`` get the body from `URLSession` whole, and
     /// on Linux FoundationNetworking copies it once more when the task completes, so a large body
     /// briefly takes twice its size. Here each chunk is appended to one buffer as it arrives, and
-    /// the peak stays near the body's size (1.02 times it for 200 MB on Linux).
+    /// the peak stays near the body's size (1.01 to 1.03 times it for 200 MB on Linux).
     /// Small requests are cheaper through `send`: this one runs on a delegate-driven transfer
     /// session (see ``download(for:to:progress:)-(Endpoint,_,_)``).
     ///
