@@ -28,53 +28,33 @@ extension ResponseStream {
 
         /// Reads events from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
-            /// The stream; `nil` once it has ended or failed, which ends the transfer.
-            private var base: ResponseStream.Iterator?
-            private var splitter: LineSplitter
-            private var parser = ServerSentEventParser()
-            private var pending: [ServerSentEvent] = []
-            private var nextIndex = 0
-            /// The error to throw once the events before it have been read.
-            private var failure: APIError?
+            private var reader: ChunkReader<EventParser>
 
             fileprivate init(base: ResponseStream.Iterator, limit: Int) {
-                self.base = base
-                splitter = LineSplitter(limit: limit)
+                reader = ChunkReader(base: base, parser: EventParser(splitter: LineSplitter(limit: limit)))
             }
 
             /// The next event, or `nil` once the body has ended.
             /// - Throws: The ``APIError`` that ended the stream, after the events that came before it.
             public mutating func next() async throws(APIError) -> ServerSentEvent? {
-                while true {
-                    if nextIndex < pending.count {
-                        defer { nextIndex += 1 }
-                        return pending[nextIndex]
-                    }
-                    if let failure {
-                        self.failure = nil
-                        throw failure
-                    }
-                    pending.removeAll(keepingCapacity: true)
-                    nextIndex = 0
-                    let chunk: Data?
-                    do {
-                        chunk = try await base?.next()
-                    } catch {
-                        base = nil
-                        throw error
-                    }
-                    guard let chunk else {
-                        base = nil
-                        return nil
-                    }
-                    pending = splitter.append(chunk).compactMap { parser.parse(line: $0) }
-                    // A line, or an event whose data lines never end with a blank line, must not grow without bound.
-                    if splitter.isOverLimit || parser.bufferedBytes > splitter.limit {
-                        base = nil
-                        failure = .bufferLimitExceeded(splitter.limit)
-                    }
-                }
+                try await reader.next()
             }
+        }
+
+        /// Events from chunks; a line, or an event whose data lines never end with a blank line,
+        /// that outgrows the limit is the error.
+        fileprivate struct EventParser: ChunkParser {
+            var splitter: LineSplitter
+            var parser = ServerSentEventParser()
+
+            mutating func parse(_ chunk: Data) -> (elements: [ServerSentEvent], failure: APIError?) {
+                let events = splitter.append(chunk).compactMap { parser.parse(line: $0) }
+                let isOverLimit = splitter.isOverLimit || parser.bufferedBytes > splitter.limit
+                return (events, isOverLimit ? .bufferLimitExceeded(splitter.limit) : nil)
+            }
+
+            /// Nothing: an event the body ends in the middle of is dropped.
+            mutating func finish() -> [ServerSentEvent] { [] }
         }
     }
 }

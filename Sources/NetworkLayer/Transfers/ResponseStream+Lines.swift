@@ -36,53 +36,30 @@ extension ResponseStream {
 
         /// Reads lines from a ``ResponseStream``.
         public struct Iterator: AsyncIteratorProtocol {
-            /// The stream; `nil` once it has ended or failed, which ends the transfer.
-            private var base: ResponseStream.Iterator?
-            private var splitter: LineSplitter
-            private var pending: [String] = []
-            private var nextIndex = 0
-            /// The error to throw once the lines before it have been read.
-            private var failure: APIError?
+            private var reader: ChunkReader<LineParser>
 
             fileprivate init(base: ResponseStream.Iterator, limit: Int) {
-                self.base = base
-                splitter = LineSplitter(limit: limit)
+                reader = ChunkReader(base: base, parser: LineParser(splitter: LineSplitter(limit: limit)))
             }
 
             /// The next line, or `nil` after the last.
             /// - Throws: The ``APIError`` that ended the stream, after the lines that came before it.
             public mutating func next() async throws(APIError) -> String? {
-                while true {
-                    if nextIndex < pending.count {
-                        defer { nextIndex += 1 }
-                        return pending[nextIndex]
-                    }
-                    if let failure {
-                        self.failure = nil
-                        throw failure
-                    }
-                    guard base != nil else { return nil }
-                    pending.removeAll(keepingCapacity: true)
-                    nextIndex = 0
-                    let chunk: Data?
-                    do {
-                        chunk = try await base?.next()
-                    } catch {
-                        // The stream failed: what was left of a line is not a line.
-                        base = nil
-                        throw error
-                    }
-                    if let chunk {
-                        pending = splitter.append(chunk)
-                        if splitter.isOverLimit {
-                            base = nil
-                            failure = .bufferLimitExceeded(splitter.limit)
-                        }
-                    } else {
-                        base = nil
-                        pending = splitter.finish().map { [$0] } ?? []
-                    }
-                }
+                try await reader.next()
+            }
+        }
+
+        /// Lines from chunks, and a line that outgrows the limit as the error.
+        fileprivate struct LineParser: ChunkParser {
+            var splitter: LineSplitter
+
+            mutating func parse(_ chunk: Data) -> (elements: [String], failure: APIError?) {
+                let lines = splitter.append(chunk)
+                return (lines, splitter.isOverLimit ? .bufferLimitExceeded(splitter.limit) : nil)
+            }
+
+            mutating func finish() -> [String] {
+                splitter.finish().map { [$0] } ?? []
             }
         }
     }
