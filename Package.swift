@@ -11,8 +11,10 @@ let package = Package(
     targets: [
         .target(name: "NetworkLayer"),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),
-        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer"]),
+        // Helpers both test targets share: progress logs, temporary directories, patterned bytes, peak memory.
+        .target(name: "TestSupport", dependencies: ["NetworkLayer"], path: "Tests/TestSupport"),
+        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer", "TestSupport"]),
     ]
 )
 

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkLayerTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
