@@ -236,22 +236,7 @@ func measureRequests(
     let clock = ContinuousClock()
     let started = clock.now
     benchmark.startMeasurement()
-    let failures = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
-        var sent = 0
-        var failures = 0
-        while sent < min(inFlight, count) {
-            group.addTask(operation: request)
-            sent += 1
-        }
-        for await succeeded in group {
-            if !succeeded { failures += 1 }
-            if sent < count {
-                group.addTask(operation: request)
-                sent += 1
-            }
-        }
-        return failures
-    }
+    let failures = await sendRequests(count: count, inFlight: inFlight, request)
     benchmark.stopMeasurement()
     let elapsed = clock.now - started
     let cpu = ProcessStats.cpuTime() - cpuBefore

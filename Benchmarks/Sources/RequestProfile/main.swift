@@ -65,22 +65,7 @@ struct ProfileEndpoint: Endpoint {
 let inFlight = transport == "loopback64" ? 64 : 1
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
-    let failures = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
-        var sent = 0
-        var failures = 0
-        while sent < min(inFlight, count) {
-            group.addTask(operation: request)
-            sent += 1
-        }
-        for await succeeded in group {
-            if !succeeded { failures += 1 }
-            if sent < count {
-                group.addTask(operation: request)
-                sent += 1
-            }
-        }
-        return failures
-    }
+    let failures = await sendRequests(count: count, inFlight: inFlight, request)
     if failures > 0 {
         FileHandle.standardError.write(Data("\(failures) of \(count) requests failed\n".utf8))
         exit(1)
