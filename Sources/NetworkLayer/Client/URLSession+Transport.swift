@@ -107,19 +107,17 @@ extension URLSession {
         deadline.map { DeadlineScheduler.shared.schedule(at: $0) { state.end(as: .timedOut) } }
     }
 
-    /// FoundationNetworking cuts timeouts (the request's or the session's) to whole seconds, so
-    /// 0.5 s fires at once and 1.9 s after one second; giving the request the effective timeout
-    /// rounded up keeps that timer from firing before the library's deadline.
-    private static func foundationTimeout(_ request: URLRequest, timeout: TimeInterval?) -> URLRequest {
-        #if canImport(FoundationNetworking)
+    #if canImport(FoundationNetworking)
+        /// FoundationNetworking cuts timeouts (the request's or the session's) to whole seconds, so
+        /// 0.5 s fires at once and 1.9 s after one second; giving the request the effective timeout
+        /// rounded up keeps that timer from firing before the library's deadline.
+        private static func foundationTimeout(_ request: URLRequest, timeout: TimeInterval?) -> URLRequest {
             guard let timeout, timeout.rounded(.up) != timeout else { return request }
             var request = request
             request.timeoutInterval = max(1, timeout.rounded(.up))
             return request
-        #else
-            return request
-        #endif
-    }
+        }
+    #endif
 
     private static func result(
         data: Data?,

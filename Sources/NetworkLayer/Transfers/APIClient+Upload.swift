@@ -35,14 +35,15 @@ extension APIClient {
         let body = endpoint.task.uploadBody ?? request.httpBody.map(UploadBody.data)
         var bodiless = request
         bodiless.httpBody = nil
-        return try await decode(type, from: upload(body == nil ? request : bodiless, body: body, progress: progress))
+        return try await decode(
+            type, from: transferInMemory(body == nil ? request : bodiless, body: body, progressOfSent: true, progress: progress))
     }
 
     /// Sends `request`, with `body` streamed by an upload task when there is one: the path
     /// ``send(_:as:)`` and the other endpoint methods take for upload tasks.
     func execute(_ request: URLRequest, upload body: UploadBody?) async throws(APIError) -> HTTPResponse {
         guard let body else { return try await execute(request) }
-        return try await upload(request, body: body, progress: nil)
+        return try await transferInMemory(request, body: body, progressOfSent: true, progress: nil)
     }
 
     /// ``fetch(with:as:)`` for a request that may carry an upload task's body.
@@ -52,16 +53,6 @@ extension APIClient {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// Uploads `body` with `request` through the ``interceptors``, each attempt on a transfer
-    /// session, and validates the status.
-    private func upload(
-        _ request: URLRequest,
-        body: UploadBody?,
-        progress handler: (@Sendable (TransferProgress) -> Void)?
-    ) async throws(APIError) -> HTTPResponse {
-        try await transferInMemory(request, body: body, progressOfSent: true, progress: handler)
     }
 
     /// Sends `request` with `body` through the ``interceptors``, each attempt on a transfer
