@@ -5,7 +5,7 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A request a ``StubSession`` received, body included, for assertions.
+/// A request a ``StubSession`` or ``StubTransport`` received, body included, for assertions.
 public struct RecordedRequest: Sendable {
     /// The method.
     public let method: HTTPMethod
@@ -17,11 +17,11 @@ public struct RecordedRequest: Sendable {
     public let body: Data?
 
     /// Records `request`, reading its body from whichever of `httpBody` or `httpBodyStream` carries it.
-    init(_ request: URLRequest) {
+    init(_ request: URLRequest, body: Data? = nil) {
         method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         url = request.url ?? URL(fileURLWithPath: "/")
         headers = HTTPHeaders((request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }.map(HTTPHeader.init))
-        body = request.httpBody ?? request.httpBodyStream.map(Self.readAll)
+        self.body = body ?? request.httpBody ?? request.httpBodyStream.map(Self.readAll)
     }
 
     /// The URL's path, percent-decoded, for example `/movie/popular`.

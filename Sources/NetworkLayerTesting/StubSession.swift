@@ -27,20 +27,7 @@ public final class StubSession: Sendable {
     public let session: URLSession
 
     private let id: UInt64
-    private let state = Locked(State())
-
-    private struct State {
-        var routes: [Route: [Responder]] = [:]
-        var served: [Route: Int] = [:]
-        var requests: [RecordedRequest] = []
-    }
-
-    private typealias Responder = @Sendable (RecordedRequest) -> StubResponse
-
-    private struct Route: Hashable {
-        let method: HTTPMethod
-        let path: String
-    }
+    let routes = StubRoutes()
 
     /// Creates an empty stub set and its session.
     /// - Parameter configuration: The configuration to build on; `.ephemeral` by default. A copy
@@ -64,7 +51,7 @@ public final class StubSession: Sendable {
     ///   - path: The URL path to match, percent-decoded, for example `"/3/movie/popular"`.
     ///   - response: The answer.
     public func register(_ method: HTTPMethod = .get, _ path: String, _ response: StubResponse) {
-        register(method, path) { _ in response }
+        routes.register(method, path) { _ in response }
     }
 
     /// Answers requests for `method` and `path` by calling `respond` with each one, for answers that
@@ -80,52 +67,22 @@ public final class StubSession: Sendable {
     ///   - path: The URL path to match, percent-decoded.
     ///   - respond: Returns the answer; it is called on a `URLSession` thread, once per request.
     public func register(_ method: HTTPMethod = .get, _ path: String, respond: @escaping @Sendable (RecordedRequest) -> StubResponse) {
-        let route = Route(method: method, path: Self.normalized(path))
-        state.withLock { $0.routes[route, default: []].append(respond) }
+        routes.register(method, path, respond: respond)
     }
 
     /// Every request received so far, in arrival order, unmatched ones included.
     public var requests: [RecordedRequest] {
-        state.withLock { $0.requests }
+        routes.requests
     }
 
     /// The requests received for one method and path.
     public func requests(_ method: HTTPMethod, _ path: String) -> [RecordedRequest] {
-        let path = Self.normalized(path)
-        return requests.filter { $0.method == method && $0.path == path }
+        routes.requests(method, path)
     }
 
     /// Records `request` and picks its answer.
     func respond(to request: URLRequest) -> StubResponse {
-        let recorded = RecordedRequest(request)
-        let route = Route(method: recorded.method, path: recorded.path)
-        let responder = state.withLock { state -> Result<Responder, URLError> in
-            state.requests.append(recorded)
-            guard let responders = state.routes[route], !responders.isEmpty else {
-                let known = state.routes.keys.map { "\($0.method) \($0.path)" }.sorted().joined(separator: ", ")
-                return .failure(
-                    URLError(
-                        .resourceUnavailable,
-                        userInfo: [
-                            NSLocalizedDescriptionKey:
-                                "No stub for \(route.method) \(route.path); registered: [\(known)]"
-                        ]
-                    )
-                )
-            }
-            let index = state.served[route, default: 0]
-            state.served[route] = index + 1
-            return .success(responders[min(index, responders.count - 1)])
-        }
-        // Called outside the lock, so a responder may use the stub session itself.
-        switch responder {
-        case .success(let respond): return respond(recorded)
-        case .failure(let error): return .failure(error)
-        }
-    }
-
-    private static func normalized(_ path: String) -> String {
-        path.hasPrefix("/") ? path : "/" + path
+        routes.respond(to: RecordedRequest(request))
     }
 }
 

@@ -14,8 +14,8 @@ class StubURLProtocol: URLProtocol {
     /// The ID of the ``StubSession`` this class serves; each subclass overrides it.
     class var stubSessionID: UInt64 { 0 }
 
-    /// A delayed answer waiting to be delivered, cancelled by `stopLoading`.
-    private let pending = Locked<DispatchWorkItem?>(nil)
+    /// Whether `stopLoading` came: a delayed answer is then not delivered.
+    private let isStopped = Locked(false)
 
     override class func canInit(with request: URLRequest) -> Bool { true }
 
@@ -33,13 +33,14 @@ class StubURLProtocol: URLProtocol {
         // The protocol instance is not Sendable; it is only touched again on delivery,
         // which `stopLoading` cancels.
         nonisolated(unsafe) let instance = self
-        let work = DispatchWorkItem { instance.deliver(answer) }
-        pending.withLock { $0 = work }
-        DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay, execute: work)
+        let isStopped = isStopped
+        DispatchQueue.global().asyncAfter(deadline: .now() + answer.delay) {
+            if !isStopped.withLock({ $0 }) { instance.deliver(answer) }
+        }
     }
 
     override func stopLoading() {
-        pending.withLock { $0?.cancel() }
+        isStopped.withLock { $0 = true }
     }
 
     private func deliver(_ answer: StubResponse) {

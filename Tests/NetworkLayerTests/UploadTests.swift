@@ -123,19 +123,6 @@ struct UploadTests {
         #expect(server.accepted == 1, "the failed upload sent nothing")
     }
 
-    @Test("A session with a delegate of its own is refused with a clear error, before anything is sent")
-    func foreignDelegate() async throws {
-        final class OwnDelegate: NSObject, URLSessionDelegate, Sendable {}
-        let session = URLSession(configuration: .ephemeral, delegate: OwnDelegate(), delegateQueue: nil)
-        defer { session.invalidateAndCancel() }
-        let client = NetworkClient(session: session)
-        let error = await #expect(throws: APIError.self) {
-            try await client.upload(
-                for: TestEndpoint(method: .post, task: .requestData(Data("x".utf8), contentType: "text/plain")), as: Empty.self)
-        }
-        #expect(error?.invalidRequestReason?.contains("has its own delegate") == true)
-    }
-
     #if canImport(FoundationNetworking)
         @Test("On Linux a 307 sends an uploaded file again, to the new location")
         func redirectSendsFileAgain() async throws {

@@ -23,11 +23,12 @@ extension APIClient {
         // The endpoint need not be Sendable, so the request is built here, before any hop.
         let request = Result { () throws(APIError) in try endpoint.urlRequest(encoder: encoder) }
         let upload = endpoint.task.uploadBody
+        let timeout = (try? request.get()).flatMap { Self.timeout(of: $0, setBy: endpoint) }
         let queue = callbackQueue
         return RequestHandle(
             operation: {
                 switch request {
-                case .success(let request): await fetch(with: request, upload: upload, as: type)
+                case .success(let request): await fetch(request, upload: upload, timeout: timeout, as: type)
                 case .failure(let error): .failure(error)
                 }
             },

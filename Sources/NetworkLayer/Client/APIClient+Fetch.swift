@@ -22,54 +22,50 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and decodes the body as `T`, like ``fetch(_:as:)``.
+    ///
+    /// Its timeout is the request's `timeoutInterval` when you changed it from the default of 60
+    /// seconds, else the transport's (the session's `timeoutIntervalForRequest`).
     public func fetch<T: Decodable>(with request: URLRequest, as type: T.Type = T.self) async -> Result<T, APIError> {
-        do throws(APIError) {
-            return .success(try await decode(type, from: execute(request)))
-        } catch {
-            return .failure(error)
-        }
+        await fetch(request, upload: nil, timeout: Self.timeout(of: request), as: type)
     }
 
     /// Sends `endpoint` and returns the decoded body, throwing the ``APIError`` instead of returning a `Result`.
     public func send<T: Decodable>(_ endpoint: some Endpoint, as type: T.Type = T.self) async throws(APIError) -> T {
-        let request = try endpoint.urlRequest(encoder: encoder)
-        return try await decode(type, from: execute(request, upload: endpoint.task.uploadBody))
+        try decode(type, from: await response(for: endpoint))
     }
 
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     /// - Throws: Any ``APIError`` but the decoding ones; a status outside ``acceptableStatusCodes`` still fails.
     public func response(for endpoint: some Endpoint) async throws(APIError) -> HTTPResponse {
-        try await execute(endpoint.urlRequest(encoder: encoder), upload: endpoint.task.uploadBody)
+        let request = try endpoint.urlRequest(encoder: encoder)
+        return try await execute(request, upload: endpoint.task.uploadBody, timeout: Self.timeout(of: request, setBy: endpoint))
     }
 
     /// Sends a request you built yourself and returns the response undecoded.
     public func response(for request: URLRequest) async throws(APIError) -> HTTPResponse {
-        try await execute(request)
+        try await execute(request, upload: nil, timeout: Self.timeout(of: request))
     }
 
-    /// Runs `request` through the ``interceptors``, each attempt sent by ``attempt(_:)``: the path
-    /// under every public call but the transfers. With no interceptors it is one attempt.
-    func execute(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
-        let interceptors = interceptors
-        // With nothing to adapt, retry or observe, the pipeline would only cost time.
-        if interceptors.isEmpty { return try await attempt(request) }
-        return try await RequestPipeline(interceptors: interceptors).run(request, response: \.self) { request async throws(APIError) in
-            try await attempt(request)
+    /// Sends `request` (with an upload's body beside it) and collects the response in memory: the
+    /// path under every call that decodes or returns a whole body.
+    func execute(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?) async throws(APIError) -> HTTPResponse {
+        let prepared = try await PreparedBody.prepare(upload, for: request)
+        defer { prepared.cleanUp() }
+        return try await perform(request, body: prepared, timeout: timeout, delivery: .buffered, response: \.self) {
+            received async throws(APIError) in
+            try await received.collected()
         }
     }
 
-    /// Sends one attempt through the session and validates the status.
-    func attempt(_ request: URLRequest) async throws(APIError) -> HTTPResponse {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        if !method.allowsRequestBody, request.httpBody != nil || request.httpBodyStream != nil {
-            throw .bodyNotAllowed(method)
+    /// Sends `request` and decodes its body as `T`, as a `Result`.
+    func fetch<T: Decodable>(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, as type: T.Type) async -> Result<
+        T, APIError
+    > {
+        do throws(APIError) {
+            return .success(try decode(type, from: await execute(request, upload: upload, timeout: timeout)))
+        } catch {
+            return .failure(error)
         }
-        let (body, urlResponse) = try await session.httpResponse(for: request)
-        let response = HTTPResponse(urlResponse, body: body)
-        guard acceptableStatusCodes.contains(response.statusCode) else {
-            throw .unacceptableStatusCode(response.statusCode, response)
-        }
-        return response
     }
 
     /// Decodes `response`'s body as `T`, with `Empty`, `Data`, `String` and optionals handled specially.

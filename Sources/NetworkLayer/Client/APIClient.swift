@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A client that sends ``Endpoint``s over a `URLSession` and decodes what comes back.
+/// A client that sends ``Endpoint``s through an ``HTTPTransport`` (a `URLSession` by default) and
+/// decodes what comes back.
 ///
 /// Only `session` is required, so `struct MovieClient: APIClient { let session: URLSession }`
 /// is a complete client; the other requirements have defaults you can override:
@@ -14,12 +15,16 @@ import Foundation
 /// ```
 ///
 /// Every way of sending (``fetch(_:as:)``, ``send(_:as:)``, ``fetch(_:as:completion:)``,
-/// ``fetch(with:as:)`` and ``response(for:)-(Endpoint)``) goes through one path: build the
-/// request, run it through the ``interceptors`` (adapt, send, check the status against
-/// ``acceptableStatusCodes``, retry), decode.
+/// ``fetch(with:as:)`` and ``response(for:)-(Endpoint)``), and every transfer, goes through one
+/// path: build the request, run it through the ``interceptors`` (adapt, intercept, send through the
+/// ``transport``, check the status against ``acceptableStatusCodes``, retry), then decode, write or
+/// stream the body.
 public protocol APIClient: Sendable {
-    /// The session that sends requests. Keep one per client for the client's whole life.
+    /// The session that sends requests, unless ``transport`` says otherwise. Keep one per client for
+    /// the client's whole life.
     var session: URLSession { get }
+    /// What sends each attempt; by default a ``URLSessionTransport`` over ``session``.
+    var transport: any HTTPTransport { get }
     /// Decodes response bodies; a plain `JSONDecoder()` by default.
     var decoder: JSONDecoder { get }
     /// Encodes ``HTTPTask/requestJSONBody(_:urlParameters:)`` bodies; a plain `JSONEncoder()` by default.
@@ -36,6 +41,8 @@ public protocol APIClient: Sendable {
 private let successStatusCodes = Set(200..<300)
 
 extension APIClient {
+    /// A ``URLSessionTransport`` over ``session``.
+    public var transport: any HTTPTransport { URLSessionTransport(session: session) }
     /// A new `JSONDecoder()`.
     public var decoder: JSONDecoder { JSONDecoder() }
     /// A new `JSONEncoder()`.

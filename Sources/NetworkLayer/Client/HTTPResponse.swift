@@ -16,7 +16,7 @@ public struct HTTPResponse: Sendable, Equatable {
         }
     }
     /// The body bytes as received (after any `Content-Encoding` was undone by the transport).
-    public let body: Data
+    public private(set) var body: Data
     /// The URL the response came from, after any redirects.
     public let url: URL?
 
@@ -45,6 +45,18 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether status, headers, body and URL are all equal.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.body == rhs.body && lhs.url == rhs.url && lhs.headers == rhs.headers
+    }
+
+    /// This response with `body` in place of its own.
+    func with(body: Data) -> HTTPResponse {
+        var response = self
+        response.body = body
+        return response
+    }
+
+    /// The `Content-Length` the server announced, `nil` when it sent none (or not a number).
+    var expectedContentLength: Int64? {
+        headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.

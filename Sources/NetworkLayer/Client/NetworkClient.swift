@@ -10,14 +10,16 @@ import Foundation
 /// are reused only within a session and short-lived sessions are costly (and on Linux,
 /// tearing them down can crash).
 ///
-/// The session it creates has a delegate that, on Linux, keeps FoundationNetworking from hanging
-/// on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
+/// It sends through a ``URLSessionTransport``, which on Linux keeps FoundationNetworking from
+/// hanging on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
 /// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on redirects that keep
-/// the method. ``makeSession(configuration:)`` makes such a session for your own ``APIClient``; a
-/// session from elsewhere keeps its own delegate and does without these two fixes.
+/// the method, whatever the session. ``init(transport:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
+/// takes any other ``HTTPTransport``.
 public struct NetworkClient: APIClient {
-    /// The session this client sends through.
+    /// The session of its ``URLSessionTransport``; `URLSession.shared`, unused, when the client has another transport.
     public let session: URLSession
+    /// What sends each attempt.
+    public let transport: any HTTPTransport
     /// Decodes response bodies.
     public let decoder: JSONDecoder
     /// Encodes `Encodable` bodies.
@@ -71,7 +73,30 @@ public struct NetworkClient: APIClient {
         interceptors: [any Interceptor] = [],
         callbackQueue: DispatchQueue = .main
     ) {
-        self.session = session
+        self.init(
+            transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
+            acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, callbackQueue: callbackQueue)
+    }
+
+    /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
+    /// or a transport of your own.
+    /// - Parameters:
+    ///   - transport: What sends each attempt.
+    ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
+    ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
+    ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
+    ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
+    ///   - callbackQueue: The queue for completion handlers; `.main` by default.
+    public init(
+        transport: any HTTPTransport,
+        decoder: JSONDecoder = JSONDecoder(),
+        encoder: JSONEncoder = JSONEncoder(),
+        acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = [],
+        callbackQueue: DispatchQueue = .main
+    ) {
+        self.transport = transport
+        session = (transport as? URLSessionTransport)?.session ?? .shared
         self.decoder = decoder
         self.encoder = encoder
         self.acceptableStatusCodes = acceptableStatusCodes
@@ -80,22 +105,31 @@ public struct NetworkClient: APIClient {
     }
 
     /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
-    /// makes, for an ``APIClient`` type of your own: its delegate absorbs FoundationNetworking's
-    /// 401-challenge hang and its loss of bodies on redirects.
+    /// makes, for an ``APIClient`` type of your own.
+    ///
+    /// Any session works with ``URLSessionTransport``; on Linux, one made here is the transport's
+    /// own (its delegate and delegate queue are the transport's), where any other gets a companion
+    /// session made from its configuration.
     /// - Parameter configuration: The session configuration; ``defaultConfiguration()`` by default.
     public static func makeSession(configuration: URLSessionConfiguration = defaultConfiguration()) -> URLSession {
-        URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: nil)
+        #if canImport(FoundationNetworking)
+            URLSession(configuration: configuration, delegate: SessionDelegate(), delegateQueue: InlineOperationQueue())
+        #else
+            URLSession(configuration: configuration)
+        #endif
     }
 
     /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)`` uses by default.
     ///
-    /// `URLSessionConfiguration.default` with no `URLCache` (on Linux a cache makes mass
-    /// cancellation crash, and API responses rarely want one) and up to 64 connections per
-    /// host instead of 6, so concurrent requests do not queue behind a few sockets.
+    /// `URLSessionConfiguration.default` with up to 64 connections per host instead of 6, so
+    /// concurrent requests do not queue behind a few sockets; on Linux also without a `URLCache`
+    /// (there a cache makes mass cancellation crash).
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #if canImport(FoundationNetworking)
+            configuration.urlCache = nil
+            configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        #endif
         configuration.httpMaximumConnectionsPerHost = 64
         return configuration
     }

@@ -121,7 +121,10 @@ extension APIError: CustomStringConvertible, LocalizedError {
 
     /// Maps an error from the transport: timeouts and cancellation get their own cases, other
     /// `URLError`s become ``requestFailed(_:)``, and anything else is wrapped in a `URLError(.unknown)`.
-    init(transportError error: any Error) {
+    ///
+    /// For ``HTTPTransport`` implementations, so that every transport reports failures alike.
+    /// - Parameter error: What the HTTP implementation threw; an ``APIError`` stays as it is.
+    public init(transportError error: any Error) {
         if let error = error as? APIError {
             self = error
         } else if let urlError = error as? URLError {

@@ -14,13 +14,13 @@ struct RequestPipeline {
     ///   - request: The request as built, before any adapter.
     ///   - response: The response an attempt's value carries, for the events: the value itself for
     ///     ``HTTPResponse``, the head of a download or a stream.
-    ///   - send: Sends one adapted attempt.
+    ///   - send: Sends one adapted attempt, through ``intercept(_:context:terminal:)``.
     /// - Returns: The first successful attempt's value.
     /// - Throws: The last attempt's error, an adapter's error, ``APIError/cancelled``, or the error of a ``RetryDecision/fail(_:)``.
     func run<Value>(
         _ request: URLRequest,
         response: (Value) -> HTTPResponse,
-        send: (URLRequest) async throws(APIError) -> Value
+        send: (URLRequest, RequestContext) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let requestID = RequestContext.nextRequestID()
         let started = Self.now()
@@ -40,7 +40,7 @@ struct RequestPipeline {
             }
             attempts += 1
             let attemptStarted = Self.now()
-            outcome = await Self.result { () async throws(APIError) in try await send(sent) }
+            outcome = await Self.result { () async throws(APIError) in try await send(sent, context) }
             let duration = Self.now() - attemptStarted
             let attemptResponse = outcome.response(response)
             lastResponse = attemptResponse ?? lastResponse
@@ -80,6 +80,28 @@ struct RequestPipeline {
                     attempts: attempts, duration: Self.now() - started
                 )))
         return try outcome.get()
+    }
+
+    /// Sends `request` through each interceptor's ``Interceptor/intercept(_:context:next:)``, the
+    /// first outermost, and `terminal` (the transport) last.
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        terminal: (URLRequest) async throws(APIError) -> TransportResponse
+    ) async throws(APIError) -> TransportResponse {
+        try await Self.intercept(request, through: interceptors[...], context: context, terminal: terminal)
+    }
+
+    private static func intercept(
+        _ request: URLRequest,
+        through interceptors: ArraySlice<any Interceptor>,
+        context: RequestContext,
+        terminal: (URLRequest) async throws(APIError) -> TransportResponse
+    ) async throws(APIError) -> TransportResponse {
+        guard let first = interceptors.first else { return try await terminal(request) }
+        return try await first.intercept(request, context: context) { request async throws(APIError) in
+            try await intercept(request, through: interceptors.dropFirst(), context: context, terminal: terminal)
+        }
     }
 
     /// Runs every adapter in order; nothing is adapted (or sent) once the task is cancelled.

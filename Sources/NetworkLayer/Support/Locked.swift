@@ -3,10 +3,11 @@ import Foundation
 /// A value guarded by a lock, for the few places where state is shared across threads
 /// (a cancellation handler racing a completion handler).
 ///
-/// `Mutex` from Synchronization would do, but needs macOS 15 / iOS 18; this runs on every
-/// platform the package supports.
-package final class Locked<Value>: @unchecked Sendable {
-    // Safety: `value` is only read or written while `lock` is held, in `withLock`.
+/// The value must be `Sendable`: what goes in may come out on another thread. `Mutex` from
+/// Synchronization would do, but needs macOS 15 / iOS 18; this runs on every platform the package
+/// supports.
+package final class Locked<Value: Sendable>: @unchecked Sendable {
+    // Safety: `value` is only read or written while `lock` is held, in `withLock`, and is Sendable.
     private let lock = NSLock()
     private var value: Value
 

@@ -14,10 +14,11 @@ extension APIClient {
     /// only once it is complete, so an existing file there is replaced only by a whole download.
     /// Cancelling (or a failure) deletes the partial file and closes the connection. Every attempt
     /// goes through the ``interceptors``; a retried download starts again from the first byte.
+    /// Each chunk is written as it arrives, so a disk slower than the network holds the transfer
+    /// back rather than filling memory.
     ///
-    /// The timeout (the endpoint's, else the session's `timeoutIntervalForRequest`) is an idle
-    /// timeout: it restarts with every chunk received, so a large download that keeps moving never
-    /// times out.
+    /// The timeout (the endpoint's, else the transport's) is an idle timeout, as for every call: it
+    /// restarts with every chunk received, so a large download that keeps moving never times out.
     /// - Parameters:
     ///   - endpoint: The request to send; an upload task's body is sent too.
     ///   - destination: Where to put the file, its directory created if needed; by default a new
@@ -33,7 +34,10 @@ extension APIClient {
         to destination: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> DownloadedFile {
-        try await download(endpoint.urlRequest(encoder: encoder), body: endpoint.task.uploadBody, to: destination, progress: progress)
+        let request = try endpoint.urlRequest(encoder: encoder)
+        return try await download(
+            request, upload: endpoint.task.uploadBody, timeout: Self.timeout(of: request, setBy: endpoint), to: destination,
+            progress: progress)
     }
 
     /// Sends a request you built yourself and writes the response body to a file, like
@@ -43,31 +47,36 @@ extension APIClient {
         to destination: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> DownloadedFile {
-        try await download(request, body: nil, to: destination, progress: progress)
+        try await download(request, upload: nil, timeout: Self.timeout(of: request), to: destination, progress: progress)
     }
 
     private func download(
         _ request: URLRequest,
-        body: UploadBody?,
+        upload: UploadBody?,
+        timeout: TimeInterval?,
         to destination: URL?,
         progress handler: (@Sendable (TransferProgress) -> Void)?
     ) async throws(APIError) -> DownloadedFile {
-        try DownloadWriter.prepareDirectory(for: destination)
-        let prepared = try await PreparedBody.prepare(body, for: request)
+        try DownloadFile.prepareDirectory(for: destination)
+        let prepared = try await PreparedBody.prepare(upload, for: request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        let acceptableStatusCodes = Transfer.acceptedStatusCodes(acceptableStatusCodes, for: request, carriesBody: prepared.hasBody)
-        return try await RequestPipeline(interceptors: interceptors).run(request, response: \.response) {
-            request async throws(APIError) in
-            try await Transfer.followingDeclinedRedirects(request, carriesBody: prepared.hasBody) { request async throws(APIError) in
-                try await Transfer.run(request, body: prepared, on: session) { continuation in
-                    DownloadWriter(
-                        destination: destination,
-                        acceptableStatusCodes: acceptableStatusCodes,
-                        progress: progress,
-                        continuation: continuation
-                    )
-                }.get()
+        return try await perform(request, body: prepared, timeout: timeout, delivery: .streamed, response: \.response) {
+            received async throws(APIError) in
+            let file = try DownloadFile(destination: destination)
+            let expected = received.head.expectedContentLength
+            progress.report(0, of: expected)
+            do throws(APIError) {
+                try await received.body.consume { chunk throws(APIError) in
+                    progress.report(try file.write(chunk), of: expected)
+                }
+                let (url, written) = try file.complete()
+                progress.finish(total: written)
+                await progress.delivered()
+                return DownloadedFile(fileURL: url, response: received.head, byteCount: written)
+            } catch {
+                file.discard()
+                throw error
             }
         }
     }

@@ -31,10 +31,7 @@ struct PreparedBody: Sendable {
     /// - Throws: ``APIError/invalidRequest(_:)`` for a missing file or a body on a `GET` or `HEAD`,
     ///   ``APIError/encodingFailed(_:)`` for a form that cannot be encoded, ``APIError/cancelled``.
     static func prepare(_ body: UploadBody?, for request: URLRequest) async throws(APIError) -> PreparedBody {
-        let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        if !method.allowsRequestBody, body != nil || request.httpBody != nil || request.httpBodyStream != nil {
-            throw .bodyNotAllowed(method)
-        }
+        if body != nil { try checkBodyAllowed(request, hasBody: true) }
         switch body {
         case nil:
             return .none
@@ -53,18 +50,25 @@ struct PreparedBody: Sendable {
         }
     }
 
-    /// The task that sends `request` with this body: an upload task streaming a file, or a data task.
-    func makeTask(for request: URLRequest, on session: URLSession) -> URLSessionTask {
+    /// What a transport sends for `request` with this body: the body in the request, or a file beside it.
+    /// - Throws: ``APIError/invalidRequest(_:)`` when the request's method may not carry the body.
+    func transportRequest(
+        for request: URLRequest,
+        timeout: TimeInterval?,
+        sendProgress: (@Sendable (Int64, Int64?) -> Void)?
+    ) throws(APIError) -> TransportRequest {
+        var transportRequest = TransportRequest(request, timeout: timeout, sendProgress: sendProgress)
         switch source {
         case .request:
-            return session.dataTask(with: request)
+            break
         case .data(let data):
-            var request = request
-            request.httpBody = data
-            return session.dataTask(with: request)
+            transportRequest.urlRequest.httpBody = data
         case .file(let url, _):
-            return session.uploadTask(with: request, fromFile: url)
+            transportRequest.urlRequest.httpBody = nil
+            transportRequest.bodyFile = url
         }
+        try checkBodyAllowed(transportRequest.urlRequest, hasBody: transportRequest.hasBody)
+        return transportRequest
     }
 
     /// Deletes the temporary file a form was written to.
@@ -100,5 +104,15 @@ struct PreparedBody: Sendable {
             cancelled.withLock { $0 = true }
         }
         try result.get()
+    }
+}
+
+/// Refuses a body on a method that may not carry one (`GET`, `HEAD`) before anything is sent: the
+/// one place the rule is applied to a request about to go out.
+/// - Throws: ``APIError/invalidRequest(_:)`` naming the method.
+func checkBodyAllowed(_ request: URLRequest, hasBody: Bool) throws(APIError) {
+    let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+    if hasBody || RedirectPolicy.hasBody(request) || request.httpBody != nil, !method.allowsRequestBody {
+        throw .bodyNotAllowed(method)
     }
 }

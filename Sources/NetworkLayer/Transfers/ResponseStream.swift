@@ -15,10 +15,14 @@ import Foundation
 ///
 /// - Errors are ``APIError``s: a transport failure, ``APIError/timedOut`` when nothing arrived for
 ///   the timeout, ``APIError/cancelled`` when the iterating task is cancelled.
-/// - Memory is bounded: the body is buffered until read, up to the `bufferLimit` given to
-///   ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` (16 MiB by default). A reader that falls
-///   further behind ends the stream with ``APIError/bufferLimitExceeded(_:)``, after the bytes
-///   already buffered; so does a line of ``lines`` or an event of ``events`` longer than that. For bodies too large to keep up with, download them to a file instead.
+/// - A slow reader slows the transfer down instead of failing it: at most 1 MiB waits unread in
+///   memory (``ResponseBody/defaultHighWatermark``). On Apple platforms the transfer pauses until
+///   the reader catches up; on Linux, where FoundationNetworking cannot pause a transfer, what
+///   arrives meanwhile waits in an unlinked temporary file, so memory stays flat and the disk holds
+///   what is still unread.
+/// - A line of ``lines`` or an event of ``events`` longer than the `bufferLimit` given to
+///   ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` (16 MiB by default) ends the sequence with
+///   ``APIError/bufferLimitExceeded(_:)``, after the elements before it.
 /// - Breaking out of the loop, or dropping the stream, cancels the transfer and closes its
 ///   connection.
 public struct ResponseStream: AsyncSequence, Sendable {
@@ -27,24 +31,21 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// The response's status, headers and URL; its `body` is empty, since the body is this sequence.
     public let response: HTTPResponse
-    /// The most bytes ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` buffers unread by default: 16 MiB.
+    /// The longest line or event ``lines`` and ``events`` read by default: 16 MiB.
     public static let defaultBufferLimit = 16 * 1024 * 1024
 
     /// The decoder ``lines(as:decoder:)`` uses by default: the client's.
     let decoder: JSONDecoder
+    /// The longest line or event ``lines`` and ``events`` hold before failing.
+    let bufferLimit: Int
     private let source: Source
 
-    init(
-        response: HTTPResponse, decoder: JSONDecoder, chunks: AsyncThrowingStream<Data, any Error>, transfer: Transfer,
-        receiver: StreamReceiver
-    ) {
+    init(response: HTTPResponse, body: ResponseBody, decoder: JSONDecoder, bufferLimit: Int) {
         self.response = response
         self.decoder = decoder
-        source = Source(chunks: chunks, transfer: transfer, receiver: receiver)
+        self.bufferLimit = bufferLimit
+        source = Source(body: body)
     }
-
-    /// The most bytes buffered unread; ``lines`` and ``events`` hold a line or an event to no more than this.
-    var bufferLimit: Int { source.receiver.bufferLimit }
 
     /// Makes the iterator; a stream is read once, and ending that read ends the transfer.
     public func makeAsyncIterator() -> Iterator {
@@ -53,47 +54,30 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Reads a ``ResponseStream``'s chunks.
     public struct Iterator: AsyncIteratorProtocol {
-        private var base: AsyncThrowingStream<Data, any Error>.Iterator
+        private var base: ResponseBody.Iterator
         private let reader: Reader
-        private var isFinished = false
 
         fileprivate init(source: Source) {
-            base = source.chunks.makeAsyncIterator()
+            base = source.body.makeAsyncIterator()
             reader = Reader(source: source)
         }
 
         /// The next chunk, or `nil` once the body has been read to its end.
         /// - Throws: The ``APIError`` that ended the transfer; ``APIError/cancelled`` when the task was cancelled.
         public mutating func next() async throws(APIError) -> Data? {
-            guard !isFinished else { return nil }
-            do {
-                if let chunk = try await base.next() {
-                    reader.source.receiver.didRead(chunk.count)
-                    return chunk
-                }
-            } catch {
-                isFinished = true
-                throw APIError(transportError: error)
-            }
-            isFinished = true
-            if Task.isCancelled, !reader.source.receiver.hasSucceeded { throw .cancelled }
-            return nil
+            try await base.next()
         }
     }
 
-    /// What a stream and its iterator share; when the last of them is gone, the transfer is cancelled.
+    /// What a stream and its iterators share; when the last of them is gone, the transfer is cancelled.
     fileprivate final class Source: Sendable {
-        let chunks: AsyncThrowingStream<Data, any Error>
-        let transfer: Transfer
-        let receiver: StreamReceiver
+        let body: ResponseBody
 
-        init(chunks: AsyncThrowingStream<Data, any Error>, transfer: Transfer, receiver: StreamReceiver) {
-            self.chunks = chunks
-            self.transfer = transfer
-            self.receiver = receiver
+        init(body: ResponseBody) {
+            self.body = body
         }
 
-        deinit { transfer.cancel(.cancelled) }
+        deinit { body.cancel() }
     }
 
     /// An iterator's hold on the transfer: when the iterator goes (the loop ended, however), so does the transfer.
@@ -104,6 +88,6 @@ public struct ResponseStream: AsyncSequence, Sendable {
             self.source = source
         }
 
-        deinit { source.transfer.cancel(.cancelled) }
+        deinit { source.body.cancel() }
     }
 }

@@ -36,8 +36,8 @@ public struct TransferProgress: Sendable, Hashable {
 /// Forwards progress to a caller's closure: only reports that move forward, and a final one at 100 %.
 ///
 /// The closure runs on a serial queue of its own, in order, so that the caller's code never holds
-/// up the transfer's callbacks (which on Linux would hold up every session; see ``TransferGate``).
-/// ``afterReports(_:)`` runs the transfer's completion behind the last report.
+/// up the thread that delivers the body.
+/// ``delivered()`` lets the transfer's answer wait for the last report.
 struct ProgressReporter: Sendable {
     private let handler: (@Sendable (TransferProgress) -> Void)?
     private let last = Locked<TransferProgress?>(nil)
@@ -69,8 +69,9 @@ struct ProgressReporter: Sendable {
         report(total, of: total)
     }
 
-    /// Runs `work` once every report made so far has been delivered.
-    func afterReports(_ work: @escaping @Sendable () -> Void) {
-        if handler == nil { work() } else { queue.async(execute: work) }
+    /// Returns once every report made so far has been delivered, so that the last one comes before the answer.
+    func delivered() async {
+        guard handler != nil else { return }
+        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
     }
 }

@@ -24,14 +24,13 @@ final class DeadlineScheduler: Sendable {
         var nextID: UInt64 = 0
         /// The deadline the timer is armed for, `nil` while it is idle.
         var armedFor: UInt64?
-        let timer: any DispatchSourceTimer
     }
 
-    private let state: Locked<State>
+    private let state = Locked(State())
+    /// Armed only under the lock of `state`; a dispatch source may be used from any thread.
+    private nonisolated(unsafe) let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "NetworkLayer.deadlines"))
 
     private init() {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "NetworkLayer.deadlines"))
-        state = Locked(State(timer: timer))
         timer.setEventHandler { [self] in fire() }
         timer.activate()
     }
@@ -46,7 +45,7 @@ final class DeadlineScheduler: Sendable {
             state.dropForgottenTop()
             state.push(Entry(deadline: deadline.uptimeNanoseconds, id: id))
             if state.armedFor.map({ deadline.uptimeNanoseconds < $0 }) ?? true {
-                state.arm(for: deadline.uptimeNanoseconds)
+                arm(&state, for: deadline.uptimeNanoseconds)
             }
             return id
         }
@@ -70,19 +69,21 @@ final class DeadlineScheduler: Sendable {
             }
             state.dropForgottenTop()
             state.armedFor = nil
-            if let next = state.heap.first { state.arm(for: next.deadline) }
+            if let next = state.heap.first { arm(&state, for: next.deadline) }
             return due
         }
         for action in due { action() }
     }
 }
 
-extension DeadlineScheduler.State {
-    fileprivate mutating func arm(for deadline: UInt64) {
-        armedFor = deadline
+extension DeadlineScheduler {
+    private func arm(_ state: inout State, for deadline: UInt64) {
+        state.armedFor = deadline
         timer.schedule(deadline: DispatchTime(uptimeNanoseconds: deadline), leeway: .milliseconds(1))
     }
+}
 
+extension DeadlineScheduler.State {
     /// Pops the entries at the top whose request has finished, and rebuilds the heap when forgotten
     /// entries deeper down (requests that finished out of order) outnumber the live ones.
     fileprivate mutating func dropForgottenTop() {

@@ -1,0 +1,90 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// How an exchange's body is wanted from the transport.
+enum BodyDelivery {
+    /// Whole, through ``HTTPTransport/data(for:)``: for calls that decode or return it in memory.
+    case buffered
+    /// As it arrives, through ``HTTPTransport/send(_:)``: for downloads, streams and progress.
+    case streamed
+}
+
+extension APIClient {
+    /// The one path of every call: each attempt adapted, sent through the interceptors' chain to the
+    /// ``transport``, its status checked against ``acceptableStatusCodes``, and its response handed
+    /// to `consume`; retried as the interceptors decide. Without interceptors it is one attempt.
+    /// - Parameters:
+    ///   - request: The request as built.
+    ///   - body: A body that goes beside the request (an upload's), prepared.
+    ///   - timeout: The idle timeout, `nil` for the transport's.
+    ///   - delivery: Whether the transport collects the body or streams it.
+    ///   - sendProgress: Told of the body going out; `nil` by default.
+    ///   - response: The response a value carries, for the ``NetworkEvent``s.
+    ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
+    func perform<Value>(
+        _ request: URLRequest,
+        body: PreparedBody = .none,
+        timeout: TimeInterval?,
+        delivery: BodyDelivery,
+        sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+        response: (Value) -> HTTPResponse,
+        consume: (TransportResponse) async throws(APIError) -> Value
+    ) async throws(APIError) -> Value {
+        let interceptors = interceptors
+        let transport = transport
+        let pipeline = RequestPipeline(interceptors: interceptors)
+        func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
+            let transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: sendProgress)
+            func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
+                var transportRequest = transportRequest
+                transportRequest.urlRequest = request
+                switch delivery {
+                case .buffered: return TransportResponse(try await transport.data(for: transportRequest))
+                case .streamed: return try await transport.send(transportRequest)
+                }
+            }
+            // The chain sees the request as it goes out, an in-memory upload's body included.
+            let outgoing = transportRequest.urlRequest
+            let received =
+                if let context {
+                    try await pipeline.intercept(outgoing, context: context, terminal: terminal)
+                } else {
+                    try await terminal(outgoing)
+                }
+            try await validate(received, delivery: delivery)
+            return try await consume(received)
+        }
+        // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
+        if interceptors.isEmpty { return try await attempt(request, nil) }
+        return try await pipeline.run(request, response: response) { sent, context async throws(APIError) in
+            try await attempt(sent, context)
+        }
+    }
+
+    /// Fails a response whose status is not in ``acceptableStatusCodes``, with its body (a streamed
+    /// one up to 64 KiB, the rest left unread).
+    private func validate(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
+        guard !acceptableStatusCodes.contains(received.head.statusCode) else { return }
+        let body =
+            switch delivery {
+            case .buffered: try await received.body.collect()
+            case .streamed: try await received.body.prefix(upTo: Self.rejectedBodyLimit)
+            }
+        throw .unacceptableStatusCode(received.head.statusCode, received.head.with(body: body))
+    }
+
+    /// The idle timeout of a request: the endpoint's when it sets one, else the request's own when it
+    /// differs from `URLRequest`'s default of 60 seconds, else `nil` (the transport's).
+    static func timeout(of request: URLRequest, setBy endpoint: (any Endpoint)? = nil) -> TimeInterval? {
+        endpoint?.timeout ?? (request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval)
+    }
+
+    /// The most of a rejected streamed body kept for its error; the transfer stops there.
+    static var rejectedBodyLimit: Int { 64 * 1024 }
+}
+
+/// The timeout a `URLRequest` gets when nobody sets one.
+let defaultRequestTimeout: TimeInterval = 60

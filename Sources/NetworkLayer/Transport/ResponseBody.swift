@@ -1,0 +1,195 @@
+import Foundation
+
+/// A response body as it arrives: an `AsyncSequence` of chunks, read once.
+///
+/// A transport makes one with ``init(_:)`` when it has the whole body, or with
+/// ``makeStream(highWatermark:onDemand:onTermination:)`` to feed it chunk by chunk through a
+/// ``Writer``. The body buffers what the reader has not taken yet, up to a high watermark; beyond
+/// that the writer is told to pause (``Writer/yield(_:)`` answers ``YieldResult/pause``, and
+/// ``Writer/write(_:)`` waits), and the transport's `onDemand` runs once the reader has caught up.
+/// That is how a slow reader slows the transfer down instead of failing it.
+///
+/// Reading it to its end, or failing, finishes it. A reader that stops early should call
+/// ``cancel()``; dropping the last copy of an unfinished body cancels it too. Either way the
+/// transport hears of it through `onTermination` and ends the exchange.
+public struct ResponseBody: AsyncSequence, Sendable {
+    /// A chunk of the body, in the sizes the transport delivers.
+    public typealias Element = Data
+
+    private enum Storage: Sendable {
+        case complete(Data)
+        case streamed(ResponseBodyReader)
+    }
+
+    private let storage: Storage
+
+    /// A body that is already whole in memory; empty by default.
+    public init(_ data: Data = Data()) {
+        storage = .complete(data)
+    }
+
+    /// The most bytes a streamed body buffers unread before it asks its writer to pause, by default: 1 MiB.
+    public static let defaultHighWatermark = 1024 * 1024
+
+    /// Makes a body to feed chunk by chunk, and the writer that feeds it.
+    /// - Parameters:
+    ///   - highWatermark: The unread bytes beyond which the writer is asked to pause; 1 MiB by default.
+    ///     It resumes once the reader has taken half of them.
+    ///   - onDemand: Called when a writer that was asked to pause may go on; on the reader's thread,
+    ///     so keep it quick. `nil` by default (a writer using ``Writer/write(_:)`` needs none).
+    ///   - onTermination: Called once when the reader ends the body before the writer finished it (it
+    ///     cancelled, failed or dropped it), with the reason: stop producing and release the
+    ///     connection. `nil` by default.
+    /// - Returns: The body for the reader, and the writer for the transport.
+    public static func makeStream(
+        highWatermark: Int = defaultHighWatermark,
+        onDemand: (@Sendable () -> Void)? = nil,
+        onTermination: (@Sendable (APIError) -> Void)? = nil
+    ) -> (body: ResponseBody, writer: Writer) {
+        let buffer = ResponseBodyBuffer(highWatermark: Swift.max(1, highWatermark), onDemand: onDemand, onTermination: onTermination)
+        return (ResponseBody(reader: ResponseBodyReader(buffer)), Writer(buffer: buffer))
+    }
+
+    private init(reader: ResponseBodyReader) {
+        storage = .streamed(reader)
+    }
+
+    /// Makes the iterator; a body is read once.
+    public func makeAsyncIterator() -> Iterator {
+        switch storage {
+        case .complete(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil)
+        case .streamed(let reader): Iterator(pending: nil, reader: reader)
+        }
+    }
+
+    /// Reads the whole body into memory, appending each chunk to one buffer as it arrives.
+    /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
+    public func collect() async throws(APIError) -> Data {
+        switch storage {
+        case .complete(let data):
+            return data
+        case .streamed(let reader):
+            let collected = Locked(Data())
+            try await reader.buffer.consume { chunk throws(APIError) in collected.withLock { $0.append(chunk) } }
+            // Taken out of the box, so that the caller holds the only reference and nothing is copied.
+            return collected.withLock { data in
+                defer { data = Data() }
+                return data
+            }
+        }
+    }
+
+    /// Reads at most `maxLength` bytes of the body, then cancels the rest: for an error page, say.
+    /// - Parameter maxLength: The most bytes to read.
+    /// - Returns: The start of the body, or all of it when it is shorter.
+    /// - Throws: The ``APIError`` that ended the body before `maxLength` bytes.
+    public func prefix(upTo maxLength: Int) async throws(APIError) -> Data {
+        var data = Data()
+        var iterator = makeAsyncIterator()
+        while data.count < maxLength, let chunk = try await iterator.next() {
+            data.append(chunk.prefix(maxLength - data.count))
+        }
+        if data.count >= maxLength { cancel() }
+        return data
+    }
+
+    /// Hands each chunk to `handler` as soon as it arrives, on the thread that delivers it, until
+    /// the body ends: for consumers that never wait (writing to a file, appending to a buffer), which
+    /// then keep pace with the transport without any buffering. Chunks come one at a time, in order.
+    /// - Throws: The ``APIError`` that ended the body, or the one `handler` threw (which cancels the body).
+    func consume(_ handler: @escaping @Sendable (Data) throws(APIError) -> Void) async throws(APIError) {
+        switch storage {
+        case .complete(let data):
+            if !data.isEmpty { try handler(data) }
+        case .streamed(let reader):
+            try await reader.buffer.consume(handler)
+        }
+    }
+
+    /// Ends the body before its end: the transport stops the transfer and closes its connection.
+    public func cancel() {
+        fail(.cancelled)
+    }
+
+    /// Ends the body with `error`, which its reader then gets, and tells the transport to stop.
+    func fail(_ error: APIError) {
+        if case .streamed(let reader) = storage { reader.buffer.terminate(error) }
+    }
+
+    /// Reads a ``ResponseBody``'s chunks.
+    public struct Iterator: AsyncIteratorProtocol {
+        private var pending: Data?
+        private let reader: ResponseBodyReader?
+
+        fileprivate init(pending: Data?, reader: ResponseBodyReader?) {
+            self.pending = pending
+            self.reader = reader
+        }
+
+        /// The next chunk, or `nil` once the body has ended.
+        /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
+        public mutating func next() async throws(APIError) -> Data? {
+            if let chunk = pending {
+                pending = nil
+                return chunk
+            }
+            return try await reader?.buffer.next()
+        }
+    }
+
+    /// A streamed body's hold on its buffer: when the last copy of the body and its iterators is
+    /// gone, an unfinished body is cancelled.
+    fileprivate final class ResponseBodyReader: Sendable {
+        let buffer: ResponseBodyBuffer
+
+        init(_ buffer: ResponseBodyBuffer) {
+            self.buffer = buffer
+        }
+
+        deinit { buffer.terminate(.cancelled) }
+    }
+}
+
+extension ResponseBody {
+    /// What became of a chunk handed to ``Writer/yield(_:)``.
+    public enum YieldResult: Sendable, Equatable {
+        /// Taken; send more.
+        case more
+        /// Taken, but the reader is behind: pause until `onDemand` is called.
+        case pause
+        /// Dropped: the reader has ended the body; stop producing.
+        case dropped
+    }
+
+    /// The producing end of a streamed ``ResponseBody``, held by the transport.
+    ///
+    /// Its calls must not overlap: a transport delivers chunks one at a time, in order, and then
+    /// finishes once.
+    public struct Writer: Sendable {
+        fileprivate let buffer: ResponseBodyBuffer
+
+        /// Hands the reader `chunk` without waiting, for transports driven by callbacks.
+        /// - Returns: Whether to go on, pause until `onDemand`, or stop.
+        @discardableResult
+        public func yield(_ chunk: Data) -> YieldResult {
+            buffer.yield(chunk)
+        }
+
+        /// Hands the reader `chunk`, waiting while the reader is behind, for transports that produce from a task.
+        /// - Throws: ``APIError/cancelled`` when the reader has ended the body: stop producing.
+        public func write(_ chunk: Data) async throws(APIError) {
+            try await buffer.write(chunk)
+        }
+
+        /// Ends the body: the reader gets the chunks still buffered, then the end.
+        public func finish() {
+            buffer.finish(with: nil)
+        }
+
+        /// Ends the body with `error`, which the reader gets after the chunks still buffered.
+        /// - Parameter error: Why the body ended early.
+        public func finish(throwing error: APIError) {
+            buffer.finish(with: error)
+        }
+    }
+}

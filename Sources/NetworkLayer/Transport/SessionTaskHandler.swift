@@ -1,0 +1,316 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One `URLSessionTask` of a ``URLSessionTransport``, from creation to completion: the only place
+/// in NetworkLayer that creates tasks, and the one state machine for how an exchange ends
+/// (completion, cancellation, the idle deadline, the reader giving up).
+///
+/// It hears the task's callbacks (as its delegate on Apple platforms; through ``SessionDelegate`` on
+/// Linux), keeps the time of the last byte sent or received, and either collects the body or streams
+/// it into a ``ResponseBody`` whose reader can slow the transfer down (see ``pause()``).
+final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
+    /// What the exchange gives back: the response and its body, or (Linux) a redirect the session
+    /// declined so that the body would not be lost, for the transport to follow itself.
+    enum Outcome: Sendable {
+        case response(HTTPURLResponse, ResponseBody)
+        case declinedRedirect(HTTPURLResponse)
+    }
+
+    /// Whether the body is collected before the outcome is given, or streamed after the head.
+    enum Mode: Sendable {
+        case collect
+        case stream
+    }
+
+    private enum Phase {
+        case idle
+        case running(URLSessionTask)
+        case ended(APIError)
+        case completed
+    }
+
+    private struct State {
+        var phase = Phase.idle
+        var waiter: CheckedContinuation<Result<Outcome, APIError>, Never>?
+        var response: HTTPURLResponse?
+        var collected = Data()
+        var writer: ResponseBody.Writer?
+        var isRedirectDeclined = false
+        /// Uptime of the last byte sent or received, in nanoseconds.
+        var lastActivity: UInt64 = 0
+        var deadline: UInt64?
+        /// Whether the reader has asked the transfer to wait, which the idle timeout does not count.
+        var isPausedByReader = false
+    }
+
+    private let mode: Mode
+    private let timeout: UInt64?
+    private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
+    private let state = Locked(State())
+    #if canImport(FoundationNetworking)
+        /// Where the body goes once a reader has fallen behind, since a Linux transfer cannot pause.
+        let spool = Locked<BodySpool?>(nil)
+    #endif
+
+    /// - Parameter timeout: The idle timeout in seconds, `nil` for none.
+    init(mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?) {
+        self.mode = mode
+        self.timeout = timeout.map { UInt64(($0 * 1_000_000_000).rounded(.up)) }
+        self.sendProgress = sendProgress
+    }
+
+    /// Creates the task for `request` on `session`, starts it, and waits for the outcome: the head
+    /// when streaming, everything when collecting. Cancelling the calling task until then ends it.
+    func run(_ request: URLRequest, bodyFile: URL?, isAlone: Bool, on engine: SessionEngine) async -> Result<Outcome, APIError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let isEnded = state.withLock { state -> APIError? in
+                    if case .ended(let reason) = state.phase { return reason }
+                    state.waiter = continuation
+                    // The wait to start counts, as time queued behind other requests does in URLSession.
+                    state.lastActivity = Self.now()
+                    if let timeout { state.deadline = scheduleDeadline(at: state.lastActivity + timeout) }
+                    return nil
+                }
+                if let isEnded {
+                    continuation.resume(returning: .failure(isEnded))
+                    return
+                }
+                engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile, on: engine) }
+            }
+        } onCancel: {
+            end(.cancelled)
+        }
+    }
+
+    /// Creates the task and resumes it, unless the exchange has ended meanwhile.
+    private func start(_ request: URLRequest, bodyFile: URL?, on engine: SessionEngine) {
+        guard case .idle = state.withLock({ $0.phase }) else { return }
+        let task = bodyFile.map { engine.session.uploadTask(with: request, fromFile: $0) } ?? engine.session.dataTask(with: request)
+        engine.register(self, for: task)
+        let started = state.withLock { state -> Bool in
+            guard case .idle = state.phase else { return false }
+            state.phase = .running(task)
+            return true
+        }
+        guard started else {
+            engine.unregister(task)
+            // A task that was created stays with its session until it completes.
+            task.cancel()
+            return
+        }
+        task.resume()
+    }
+
+    /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets the
+    /// error, and the task is cancelled (on the engine's queue: cancelling on a callback's thread can
+    /// deadlock FoundationNetworking).
+    func end(_ reason: APIError) {
+        let ended = state.withLock {
+            state -> (URLSessionTask?, CheckedContinuation<Result<Outcome, APIError>, Never>?, ResponseBody.Writer?)? in
+            switch state.phase {
+            case .idle:
+                state.phase = .ended(reason)
+                if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
+                defer { state.waiter = nil }
+                return (nil, state.waiter, nil)
+            case .running(let task):
+                state.phase = .ended(reason)
+                if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
+                defer {
+                    state.waiter = nil
+                    state.writer = nil
+                }
+                return (task, state.waiter, state.writer)
+            case .ended, .completed:
+                return nil
+            }
+        }
+        guard let (task, waiter, writer) = ended else { return }
+        waiter?.resume(returning: .failure(reason))
+        writer?.finish(throwing: reason)
+        if let task { SessionEngine.cancel(task) }
+    }
+
+    // MARK: Callbacks
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        didReceive(response)
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        didReceive(data, of: dataTask)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard isRunning(touching: true) else { return }
+        sendProgress?(totalBytesSent, totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        didComplete(task, error: error)
+    }
+
+    /// Marks the redirect that is about to come back as one the session declined (Linux).
+    func declineRedirect() {
+        state.withLock { $0.isRedirectDeclined = true }
+    }
+
+    private func didReceive(_ urlResponse: URLResponse) {
+        guard let response = urlResponse as? HTTPURLResponse else { return end(.invalidResponse) }
+        let head = state.withLock { state -> Result<ResponseBody?, APIError>? in
+            guard case .running = state.phase else { return nil }
+            state.lastActivity = Self.now()
+            if state.isRedirectDeclined || mode == .collect {
+                // A second head (multipart/x-mixed-replace, say) replaces the first and its body.
+                state.response = response
+                state.collected = Data()
+                return nil
+            }
+            guard state.writer == nil else { return .failure(.invalidResponse) }
+            state.response = response
+            let (body, writer) = makeBody()
+            state.writer = writer
+            return .success(body)
+        }
+        switch head {
+        case .success(let body?): deliver(.response(response, body))
+        case .failure(let error): end(error)
+        case .success(nil), nil: break
+        }
+    }
+
+    private func didReceive(_ data: Data, of task: URLSessionTask) {
+        let writer = state.withLock { state -> ResponseBody.Writer? in
+            guard case .running = state.phase else { return nil }
+            state.lastActivity = Self.now()
+            if state.isRedirectDeclined { return nil }
+            if mode == .collect {
+                state.collected.append(data)
+                return nil
+            }
+            return state.writer
+        }
+        guard let writer else {
+            if mode == .stream, state.withLock({ $0.response == nil && !$0.isRedirectDeclined }), let response = task.response {
+                // Data before any head: take the task's.
+                didReceive(response)
+                didReceive(data, of: task)
+            }
+            return
+        }
+        feed(data, to: writer)
+    }
+
+    private func didComplete(_ task: URLSessionTask, error: (any Error)?) {
+        let finished = state.withLock { state -> (State)? in
+            guard case .running = state.phase else { return nil }
+            state.phase = .completed
+            if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
+            defer {
+                state.waiter = nil
+                state.writer = nil
+                state.collected = Data()
+            }
+            return state
+        }
+        guard let finished else { return }
+        let response = finished.response ?? (task.response as? HTTPURLResponse)
+        var failure: APIError?
+        if let error {
+            if let challenged = SessionDelegate.challengeResponse(of: task, error: error) {
+                return complete(finished, response: challenged, body: Data())
+            }
+            failure = APIError(transportError: error)
+        } else if response == nil {
+            failure = .invalidResponse
+        }
+        if let failure {
+            finished.waiter?.resume(returning: .failure(failure))
+            finish(finished.writer, throwing: failure)
+            return
+        }
+        if let response { complete(finished, response: response, body: finished.collected) }
+    }
+
+    private func complete(_ finished: State, response: HTTPURLResponse, body: Data) {
+        if finished.isRedirectDeclined {
+            finished.waiter?.resume(returning: .success(.declinedRedirect(response)))
+        } else if let writer = finished.writer {
+            finish(writer, throwing: nil)
+        } else {
+            finished.waiter?.resume(returning: .success(.response(response, ResponseBody(body))))
+        }
+    }
+
+    /// Resumes the waiter with the outcome, once.
+    private func deliver(_ outcome: Outcome) {
+        let waiter = state.withLock { state in
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: .success(outcome))
+    }
+
+    private func isRunning(touching: Bool) -> Bool {
+        state.withLock { state in
+            guard case .running = state.phase else { return false }
+            if touching { state.lastActivity = Self.now() }
+            return true
+        }
+    }
+
+    // MARK: Idle deadline
+
+    private func scheduleDeadline(at uptime: UInt64) -> UInt64 {
+        DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
+    }
+
+    /// Times the exchange out if nothing moved for its whole timeout (time the reader held it back
+    /// does not count); otherwise looks again when it next could.
+    private func checkIdle() {
+        guard let timeout else { return }
+        let isIdle = state.withLock { state -> Bool in
+            switch state.phase {
+            case .idle, .running: break
+            case .ended, .completed: return false
+            }
+            let now = Self.now()
+            if state.isPausedByReader { state.lastActivity = now }
+            if now >= state.lastActivity + timeout { return true }
+            state.deadline = scheduleDeadline(at: state.lastActivity + timeout)
+            return false
+        }
+        if isIdle { end(.timedOut) }
+    }
+
+    /// Notes whether the reader holds the transfer back, and returns the running task when that changed.
+    @discardableResult
+    func setPaused(_ isPaused: Bool) -> URLSessionTask? {
+        state.withLock { state in
+            guard case .running(let task) = state.phase, state.isPausedByReader != isPaused else { return nil }
+            state.isPausedByReader = isPaused
+            state.lastActivity = Self.now()
+            return task
+        }
+    }
+
+    private static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What an ``HTTPTransport`` sends: a `URLRequest` (method, URL, headers and an in-memory body), or
+/// its head with a body streamed from a file, and how long the exchange may stay idle.
+public struct TransportRequest: Sendable {
+    /// The request: method, URL and headers, and its body when the body is in memory (`httpBody`,
+    /// or a streamed `httpBodyStream`). Its `timeoutInterval` is not read: see ``timeout``.
+    public var urlRequest: URLRequest
+    /// A file whose contents are the body, streamed as they are sent (never read whole), in place of
+    /// any body of ``urlRequest``; `nil` by default.
+    public var bodyFile: URL?
+    /// The longest the exchange may go without sending or receiving a byte, in seconds, the wait for
+    /// the response head included; `nil` (the default) leaves it to the transport
+    /// (``URLSessionTransport``: its session's `timeoutIntervalForRequest`).
+    public var timeout: TimeInterval?
+    /// Called as the body goes out, with the bytes sent so far and the total when known; on an
+    /// arbitrary thread, so keep it quick. `nil` by default.
+    public var sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
+
+    /// Creates a request for a transport.
+    /// - Parameters:
+    ///   - urlRequest: The request, with its body when the body is in memory.
+    ///   - bodyFile: A file to stream as the body instead; `nil` by default.
+    ///   - timeout: The idle timeout in seconds; `nil` (the default) leaves it to the transport.
+    ///   - sendProgress: Called as the body goes out; `nil` by default.
+    public init(
+        _ urlRequest: URLRequest,
+        bodyFile: URL? = nil,
+        timeout: TimeInterval? = nil,
+        sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil
+    ) {
+        self.urlRequest = urlRequest
+        self.bodyFile = bodyFile
+        self.timeout = timeout
+        self.sendProgress = sendProgress
+    }
+
+    /// Whether a body goes with the request: a file, or a non-empty or streamed body in ``urlRequest``.
+    public var hasBody: Bool {
+        bodyFile != nil || urlRequest.httpBody.map { !$0.isEmpty } ?? (urlRequest.httpBodyStream != nil)
+    }
+}

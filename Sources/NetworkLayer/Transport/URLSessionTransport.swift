@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: sends over a `URLSession`.
+///
+/// Every request is a delegate-driven task (see ``SessionEngine``), so the body can be collected,
+/// written to a file or streamed from the same callbacks, with one idle deadline and one way of
+/// cancelling. The timeout is the library's own, enforced to the millisecond on every platform:
+/// ``TransportRequest/timeout``, else the session's `timeoutIntervalForRequest`.
+///
+/// On Linux it also absorbs FoundationNetworking's traps, so that they behave as on Apple platforms:
+/// - a 401 with a `Basic` challenge comes back as the 401 instead of hanging (its body is lost);
+/// - a redirect that keeps the method sends the body again to the new location (up to 20 hops),
+///   without `Authorization` and `Cookie` when it leaves the origin;
+/// - timeouts are not cut to whole seconds, and apply to custom `URLProtocol`s too;
+/// - cancelling many requests at once neither hangs nor crashes;
+/// - a reader that falls behind a streamed body is fed from a temporary file instead of holding the
+///   transfer back, since a Linux transfer cannot pause (see ``ResponseBody``).
+public struct URLSessionTransport: HTTPTransport {
+    /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
+    public let session: URLSession
+
+    /// Creates a transport over `session`.
+    ///
+    /// Any session works. On Apple platforms its delegate keeps deciding challenges and redirects.
+    /// On Linux, a session made by ``NetworkClient/makeSession(configuration:)`` is used as it is;
+    /// any other gets a companion session made once from its configuration, whose delegate asks the
+    /// session's own delegate (if any) about challenges and redirects.
+    /// - Parameter session: The session to send through.
+    public init(session: URLSession) {
+        self.session = session
+    }
+
+    /// Sends `request` and returns as soon as the head arrives; the body streams after it.
+    public func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
+        try await exchange(request, mode: .stream)
+    }
+
+    /// Sends `request` and returns the response with its whole body, collected as it arrives.
+    public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
+        let response = try await exchange(request, mode: .collect)
+        return response.head.with(body: try await response.body.collect())
+    }
+
+    /// Runs the exchange, following on Linux the redirects whose body the session would have lost.
+    private func exchange(_ request: TransportRequest, mode: SessionTaskHandler.Mode) async throws(APIError) -> TransportResponse {
+        let engine = SessionEngine.engine(for: session)
+        let timeout = request.timeout ?? Self.timeout(of: session.configuration)
+        var request = request
+        var redirects = 0
+        while true {
+            let handler = SessionTaskHandler(mode: mode, timeout: timeout, sendProgress: request.sendProgress)
+            let isAlone = SessionEngine.begin()
+            let outcome = await handler.run(Self.prepared(request.urlRequest), bodyFile: request.bodyFile, isAlone: isAlone, on: engine)
+            SessionEngine.done()
+            switch outcome {
+            case .success(.response(let response, let body)):
+                return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
+            case .success(.declinedRedirect(let response)):
+                guard let next = RedirectPolicy.request(following: response, from: request) else {
+                    return TransportResponse(head: HTTPResponse(response, body: Data()))
+                }
+                redirects += 1
+                guard redirects <= RedirectPolicy.maximumRedirects else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
+                request = next
+            case .failure(let error):
+                throw error
+            }
+        }
+    }
+
+    /// The session's timeout, `nil` when it is not a positive number of seconds.
+    private static func timeout(of configuration: URLSessionConfiguration) -> TimeInterval? {
+        let timeout = configuration.timeoutIntervalForRequest
+        return timeout.isFinite && timeout > 0 ? timeout : nil
+    }
+
+    /// The request as the task gets it: URLSession's own timer set out of the way of the transport's
+    /// deadline (FoundationNetworking would cut it to whole seconds, and count time a reader holds
+    /// the transfer back).
+    private static func prepared(_ request: URLRequest) -> URLRequest {
+        var request = request
+        request.timeoutInterval = foundationTimeout
+        return request
+    }
+
+    /// A week: URLSession's own timer never fires before the transport's.
+    private static let foundationTimeout: TimeInterval = 7 * 24 * 60 * 60
+}
