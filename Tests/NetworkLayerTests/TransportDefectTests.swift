@@ -94,12 +94,13 @@ struct TransportDefectTests {
         let file = directory.file("upload.bin")
         try Pattern.data(count: 50_000).write(to: file)
         let client = NetworkClient()
-        let plain = TestEndpoint(base: server.baseURL, timeout: 0.6)
-        let upload = TestEndpoint(base: server.baseURL, method: .post, task: .uploadFile(file), timeout: 0.6)
+        let base = server.baseURL
         // 0.9 s of answer under a 0.6 s timeout: only an idle timeout lets these through.
-        async let sent = client.send(plain, as: String.self)
-        async let uploadedThroughSend = client.send(upload, as: String.self)
-        async let uploaded = client.upload(for: upload, as: String.self)
+        async let sent = client.send(TestEndpoint(base: base, timeout: 0.6), as: String.self)
+        async let uploadedThroughSend = client.send(
+            TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 0.6), as: String.self)
+        async let uploaded = client.upload(
+            for: TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 0.6), as: String.self)
         #expect(try await sent == "0123456")
         #expect(try await uploadedThroughSend == "0123456")
         #expect(try await uploaded == "0123456")
