@@ -89,7 +89,7 @@ public struct RetryPolicy: Interceptor {
 
     /// Whether `error` is worth another attempt of `request`, attempts aside.
     func isRetryable(_ request: URLRequest, for error: APIError) -> Bool {
-        guard retryableMethods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET")) else { return false }
+        guard retryableMethods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET").normalized) else { return false }
         switch error {
         case .unacceptableStatusCode(let code, _): return retryableStatusCodes.contains(code)
         case .timedOut: return retryableURLErrorCodes.contains(.timedOut)
