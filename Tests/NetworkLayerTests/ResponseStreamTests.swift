@@ -145,7 +145,7 @@ struct ResponseStreamTests {
         var iterator = stream.makeAsyncIterator()
         var received = try await iterator.next()?.count ?? 0
         // Not reading for a while: the server goes on sending, and the buffer fills past its limit.
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(nanoseconds: 500_000_000)
         await #expect(throws: APIError.bufferLimitExceeded(limit)) {
             while let chunk = try await iterator.next() { received += chunk.count }
         }
