@@ -54,10 +54,11 @@ struct TimeoutTests {
         stubbed.stubs.register(.get, "/fast", .json("{}"))
         // Set in an order that is neither rising nor falling; 1 s apart, far more than a loaded machine's lag.
         let timeouts: [Double] = (0..<60).map { [2.25, 0.25, 1.25][$0 % 3] }
-        let stopwatch = Stopwatch()
         let outcomes = await withTaskGroup(of: (timeout: Double, error: APIError?, elapsed: Double)?.self) { group in
             for (index, timeout) in timeouts.enumerated() {
                 group.addTask {
+                    // Each from its own start: the first request may take a while to reach the stub on a loaded machine.
+                    let stopwatch = Stopwatch()
                     let result = await stubbed.client.fetch(TestEndpoint(path: "/slow", timeout: timeout), as: Empty.self)
                     return (timeout, result.failure, stopwatch.seconds)
                 }
