@@ -25,7 +25,10 @@ let package = Package(
         .executableTarget(name: "movies", dependencies: ["MoviesKit", "FixtureServer"]),
         .testTarget(
             name: "MoviesTests",
-            dependencies: ["MoviesKit", "FixtureServer", .product(name: "NetworkLayer", package: "NetworkLayer")]
+            dependencies: [
+                "MoviesKit", "FixtureServer", .product(name: "NetworkLayer", package: "NetworkLayer"),
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
         ),
     ]
 )

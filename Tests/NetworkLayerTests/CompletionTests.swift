@@ -21,6 +21,13 @@ final class CompletionRecorder<Value: Sendable>: Sendable {
     var count: Int { calls.count }
 }
 
+/// Returns once everything queued on `queue` so far has run: a second completion sent along with the
+/// first would have been recorded by then. A signal from the queue itself, where a fixed sleep would
+/// depend on the machine's speed.
+func drain(_ queue: DispatchQueue) async {
+    await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+}
+
 @Suite("Completion handlers")
 struct CompletionTests {
     private func client(_ stubs: StubSession, queue: DispatchQueue) -> NetworkClient {
@@ -36,7 +43,7 @@ struct CompletionTests {
         queue.setSpecific(key: recorder.key, value: "callbacks")
         client(stubs, queue: queue).fetch(TestEndpoint(), as: Movie.self) { recorder.record($0) }
         #expect(await eventually { recorder.count == 1 })
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await drain(queue)
         #expect(recorder.count == 1)
         #expect(try recorder.results.first?.get() == Movie(id: 5, title: "E"))
         #expect(recorder.queues == ["callbacks"])
@@ -68,7 +75,7 @@ struct CompletionTests {
         #expect(handle.isCancelled)
         #expect(await eventually { recorder.count == 1 })
         handle.cancel()
-        try await Task.sleep(nanoseconds: 100_000_000)
+        await drain(queue)
         #expect(recorder.count == 1)
         #expect(recorder.results.first?.failure == .cancelled)
         #expect(recorder.queues == ["callbacks"])

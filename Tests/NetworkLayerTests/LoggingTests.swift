@@ -185,4 +185,20 @@ struct NetworkLoggerTests {
         #expect(lines.elements.first?.hasPrefix("GET https://api.example.com/missing failed after 1 attempt in ") == true)
         #expect(lines.elements.first?.hasSuffix(": The server answered 404 Not Found") == true)
     }
+
+    @Test(
+        "Bodies appear at debug level only: an error's body is not in error or info messages, nor past bodyLimit",
+        arguments: [(NetworkLogger.Level.error, 1024), (.info, 1024), (.debug, 0)])
+    func noBodyBelowDebug(level: NetworkLogger.Level, bodyLimit: Int) async throws {
+        let stubs = StubSession()
+        stubs.register(.get, "/fails", .text("password=hunter2", statusCode: 500))
+        stubs.register(.get, "/fails", .text("password=hunter2", statusCode: 500))
+        let (logger, lines) = Self.logger(level, bodyLimit: bodyLimit)
+        let retryOnce = ScriptedRetrier { _, context in context.attempt == 1 ? .retry : .doNotRetry }
+        let result = await client(stubs, [retryOnce, logger]).fetch(TestEndpoint(path: "/fails"), as: Empty.self)
+        #expect(result.failure?.description.contains("hunter2") == true, "the error itself still carries the preview")
+        #expect(!lines.elements.isEmpty)
+        #expect(lines.elements.allSatisfy { !$0.contains("hunter2") }, "\(lines.elements)")
+        #expect(lines.elements.contains { $0.contains("The server answered 500 Internal Server Error") })
+    }
 }

@@ -82,7 +82,9 @@ struct ReadmeInterceptorTests {
         let patient = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
         let request = URLRequest(url: URL(string: "https://api.example.com")!)
         let unavailable = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "120"]))
-        #expect(await patient.retry(request, for: unavailable, context: RequestContext()) == .retryAfter(10))
+        #expect(await patient.retry(request, for: unavailable, context: RequestContext()) == .doNotRetry)
+        let soon = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "8"]))
+        #expect(await patient.retry(request, for: soon, context: RequestContext()) == .retryAfter(8))
         #expect(RetryPolicy().maximumAttempts == 3)
     }
 

@@ -5,8 +5,8 @@
 /// the epoch at which it read the credential, so when it is rejected the store knows what happened
 /// since: a newer credential (retry with it), only failed refreshes (fail with the last one's
 /// error), or nothing (refresh, or join the refresh under way). A refresh runs in its own task, so
-/// a waiting caller that is cancelled does not cancel it for the others, and its result is stored
-/// before any waiter resumes.
+/// a waiting caller that is cancelled does not cancel it for the others: that caller ends at once
+/// with ``APIError/cancelled``. The refresh's result is stored before any waiter resumes.
 final class CredentialStore<Credential: Sendable>: Sendable {
     private struct State {
         var credential: Credential?
@@ -126,10 +126,15 @@ final class CredentialStore<Credential: Sendable>: Sendable {
         return .credentialRefreshFailed(APIError.reason(error))
     }
 
+    /// The refresh's credential; ``APIError/cancelled`` at once when the waiting caller is cancelled,
+    /// leaving the refresh running for the others.
     private static func value(of task: Task<Credential, any Error>) async throws(APIError) -> Credential {
-        do {
-            return try await task.value
-        } catch {
+        switch await task.resultUnlessCancelled() {
+        case .waiterCancelled:
+            throw .cancelled
+        case .finished(.success(let credential)):
+            return credential
+        case .finished(.failure(let error)):
             throw refreshError(error)
         }
     }

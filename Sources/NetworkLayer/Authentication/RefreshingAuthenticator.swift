@@ -21,7 +21,8 @@ import Foundation
 /// its final error, so a rejected fresh credential cannot loop. A failed refresh fails every request
 /// sent before it ended with ``APIError/credentialRefreshFailed(_:)``; a request sent afterwards that
 /// is rejected tries again. With no credential yet, the first request refreshes before it is sent.
-/// The credential lives behind a lock; copies of the authenticator share it.
+/// A request cancelled while it waits for a refresh ends at once with ``APIError/cancelled``; the
+/// refresh goes on for the others. The credential lives behind a lock; copies of the authenticator share it.
 public struct RefreshingAuthenticator<Credential: Sendable>: Authenticator {
     private let store: CredentialStore<Credential>
     private let apply: @Sendable (Credential, inout URLRequest) -> Void

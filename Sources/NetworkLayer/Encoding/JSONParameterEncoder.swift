@@ -6,7 +6,7 @@ import Foundation
 
 /// Encodes parameters as a JSON object body, `Content-Type: application/json` unless the request has one.
 ///
-/// Keys are sorted so the body is deterministic; `nil` values become `null`; slashes and
+/// Keys are sorted by their UTF-8 bytes so the body is deterministic; `nil` values become `null`; slashes and
 /// non-ASCII text are written as they are. Non-finite numbers and unsupported types fail
 /// with ``APIError/encodingFailed(_:)`` naming the key, never a trap.
 public struct JSONParameterEncoder: ParameterEncoder, Hashable {

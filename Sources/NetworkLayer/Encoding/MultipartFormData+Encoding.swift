@@ -10,8 +10,10 @@ import Foundation
 
 extension MultipartFormData {
     /// The size of the encoded body in bytes, without reading any file.
-    /// - Throws: ``APIError/encodingFailed(_:)`` when a file part cannot be found.
+    /// - Throws: ``APIError/encodingFailed(_:)`` when a file part cannot be found, or when a part's
+    ///   name, filename or content type contains CR, LF or NUL.
     public func contentLength() throws(APIError) -> Int64 {
+        try validateHeaders()
         var length = Int64(closingDelimiter.count)
         for part in parts {
             length += Int64(opening(of: part).count + Self.crlf.count)
@@ -24,8 +26,8 @@ extension MultipartFormData {
     }
 
     /// The whole encoded body in memory; for small forms, and for checking what would be sent.
-    /// - Throws: ``APIError/encodingFailed(_:)`` for an invalid boundary, an unreadable file, or a
-    ///   boundary that occurs in the content.
+    /// - Throws: ``APIError/encodingFailed(_:)`` for an invalid boundary, a part's name, filename or
+    ///   content type containing CR, LF or NUL, an unreadable file, or a boundary that occurs in the content.
     public func encoded() throws(APIError) -> Data {
         var body = Data()
         try encode { chunk throws(APIError) in body.append(chunk) }
@@ -41,6 +43,9 @@ extension MultipartFormData {
 
     /// ``write(to:)``, stopping with ``APIError/cancelled`` (and no file left behind) once `isCancelled` says so.
     func write(to fileURL: URL, isCancelled: () -> Bool) throws(APIError) {
+        // What can be refused without reading a file is refused before the file is created.
+        try validateBoundary()
+        try validateHeaders()
         guard FileManager.default.createFile(atPath: fileURL.path, contents: nil), let output = try? FileHandle(forWritingTo: fileURL)
         else {
             throw .encodingFailed("could not create \(fileURL.path) for the multipart body")
@@ -63,6 +68,7 @@ extension MultipartFormData {
     /// Produces the body in order, in pieces of at most ``copyChunkSize`` bytes for files.
     func encode(isCancelled: () -> Bool = { false }, into sink: (Data) throws(APIError) -> Void) throws(APIError) {
         try validateBoundary()
+        try validateHeaders()
         let delimiter = Data("--\(boundary)".utf8)
         for part in parts {
             if isCancelled() { throw .cancelled }
@@ -130,6 +136,11 @@ extension MultipartFormData {
                 "multipart boundary '\(boundary)' is invalid: use 1 to 70 letters, digits, \"'\", '+', '_', '-' or '.'"
             )
         }
+    }
+
+    /// Fails on the first part whose header block could not be written as given.
+    private func validateHeaders() throws(APIError) {
+        if let problem = parts.lazy.compactMap(\.problem).first { throw .encodingFailed(problem) }
     }
 
     private func collision(in part: Part) -> APIError {

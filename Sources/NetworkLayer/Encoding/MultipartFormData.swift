@@ -12,8 +12,11 @@ import Foundation
 ///
 /// Files are not read when appended: a form is written out when it is sent, copying each file in
 /// chunks, so a large file never sits in memory (see ``encodingMemoryThreshold``). Field names and
-/// filenames are sent as UTF-8, as browsers send them, with `"`, CR and LF escaped as `%22`,
-/// `%0D` and `%0A`.
+/// filenames are sent as UTF-8, as browsers send them, with `"` escaped as `%22`.
+///
+/// A part's header block cannot be forged: a name, filename or content type holding a CR, LF or
+/// NUL (as a Unicode scalar anywhere, `"\r\n"` included) makes encoding fail with
+/// ``APIError/encodingFailed(_:)`` naming the part, before a single byte is written or sent.
 public struct MultipartFormData: Sendable {
     /// One part of the form: its field name, its header block and where its content comes from.
     struct Part: Sendable {
@@ -25,6 +28,15 @@ public struct MultipartFormData: Sendable {
         let name: String
         let headers: String
         let content: Content
+        /// Why the part's header block cannot be written, if it cannot.
+        let problem: String?
+
+        init(name: String, filename: String?, contentType: String?, content: Content) {
+            self.name = name
+            self.headers = MultipartFormData.headers(name: name, filename: filename, contentType: contentType)
+            self.content = content
+            self.problem = MultipartFormData.headerProblem(name: name, filename: filename, contentType: contentType)
+        }
     }
 
     /// The boundary between parts: by default `NetworkLayer-` and 32 random hex digits (128 bits),
@@ -64,7 +76,7 @@ public struct MultipartFormData: Sendable {
     ///   - value: The field's value.
     ///   - name: The field's name.
     public mutating func append(_ value: String, name: String) {
-        parts.append(Part(name: name, headers: Self.headers(name: name, filename: nil, contentType: nil), content: .data(Data(value.utf8))))
+        parts.append(Part(name: name, filename: nil, contentType: nil, content: .data(Data(value.utf8))))
     }
 
     /// Adds bytes held in memory.
@@ -75,7 +87,7 @@ public struct MultipartFormData: Sendable {
     ///   - contentType: The part's `Content-Type`; by default none, or `application/octet-stream` when there is a filename.
     public mutating func append(_ data: Data, name: String, filename: String? = nil, contentType: String? = nil) {
         let type = contentType ?? (filename == nil ? nil : Self.defaultFileContentType)
-        parts.append(Part(name: name, headers: Self.headers(name: name, filename: filename, contentType: type), content: .data(data)))
+        parts.append(Part(name: name, filename: filename, contentType: type, content: .data(data)))
     }
 
     /// Adds a file from disk, read only when the form is sent and copied in chunks.
@@ -85,12 +97,13 @@ public struct MultipartFormData: Sendable {
     ///   - filename: The filename the server sees; the file's own name by default.
     ///   - contentType: The part's `Content-Type`; `application/octet-stream` by default.
     public mutating func append(fileAt fileURL: URL, name: String, filename: String? = nil, contentType: String? = nil) {
-        let headers = Self.headers(
-            name: name,
-            filename: filename ?? fileURL.lastPathComponent,
-            contentType: contentType ?? Self.defaultFileContentType
-        )
-        parts.append(Part(name: name, headers: headers, content: .file(fileURL)))
+        parts.append(
+            Part(
+                name: name,
+                filename: filename ?? fileURL.lastPathComponent,
+                contentType: contentType ?? Self.defaultFileContentType,
+                content: .file(fileURL)
+            ))
     }
 
     /// The number of parts.
@@ -106,20 +119,43 @@ public struct MultipartFormData: Sendable {
         }
         var block = disposition + "\r\n"
         if let contentType {
-            block += "Content-Type: \(contentType.filter { $0 != "\r" && $0 != "\n" })\r\n"
+            block += "Content-Type: \(contentType)\r\n"
         }
         return block + "\r\n"
     }
 
-    /// A name or filename as HTML's form submission writes it: UTF-8, with `"`, CR and LF percent-escaped.
+    /// A name or filename as HTML's form submission writes it: UTF-8, with `"` percent-escaped.
+    /// (CR and LF, which HTML escapes too, never get here: ``headerProblem(name:filename:contentType:)`` refuses them.)
     static func escaped(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "%22"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
-            default: result.unicodeScalars.append(scalar)
+            if scalar == "\"" {
+                result += "%22"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Why a part with this name, filename and content type cannot be written, or `nil`: each is
+    /// checked byte by byte for CR, LF and NUL, which would end or cut its header line.
+    static func headerProblem(name: String, filename: String?, contentType: String?) -> String? {
+        let fields = [("name", name), ("filename", filename), ("content type", contentType)]
+        for case let (label, text?) in fields where text.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }) {
+            return "part '\(escapedForMessage(name))': its \(label) contains CR, LF or NUL, which would forge the part's headers"
+        }
+        return nil
+    }
+
+    /// A name fit for an error message: control characters shown as `\u{…}`.
+    static func escapedForMessage(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -80,8 +80,10 @@ extension Optional: OptionalParameter {
 }
 
 extension Dictionary where Key == String {
-    /// The entries sorted by key, so encoded output is deterministic.
+    /// The entries sorted by the UTF-8 bytes of their keys, so encoded output is deterministic and
+    /// in the order byte-wise canonicalisations (AWS SigV4, for one) expect. Swift's `<` on `String`
+    /// would order canonically equivalent forms together instead: `"A\u{30A}"` after `"a"`.
     var sortedByKey: [(key: String, value: Value)] {
-        sorted { $0.key < $1.key }
+        sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 }

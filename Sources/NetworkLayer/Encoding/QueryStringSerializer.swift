@@ -1,6 +1,6 @@
 /// Writes ``Parameters`` as `application/x-www-form-urlencoded` text, shared by the query and form encoders.
 ///
-/// Keys are sorted at every level, dictionaries nest as `key[sub]=v`, arrays follow
+/// Keys are sorted by their UTF-8 bytes at every level, dictionaries nest as `key[sub]=v`, arrays follow
 /// ``ArrayEncoding``, `nil` values are omitted, and every byte outside the RFC 3986
 /// unreserved set is percent-encoded, brackets included.
 struct QueryStringSerializer {

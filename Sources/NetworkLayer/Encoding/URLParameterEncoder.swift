@@ -6,7 +6,7 @@ import Foundation
 
 /// Encodes parameters into the URL's query string, after any query the URL already has.
 ///
-/// Keys are sorted, dictionaries nest as `key[sub]=v`, `nil` values are omitted, and every
+/// Keys are sorted by their UTF-8 bytes, dictionaries nest as `key[sub]=v`, `nil` values are omitted, and every
 /// byte outside `A-Z a-z 0-9 - . _ ~` is percent-encoded (space is `%20`, never `+`).
 public struct URLParameterEncoder: ParameterEncoder, Hashable {
     /// How arrays are written; `.brackets` (`key[]=v`) by default.

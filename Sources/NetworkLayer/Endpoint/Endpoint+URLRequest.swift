@@ -19,6 +19,7 @@ extension Endpoint {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }
         let content = try RequestContent(task: task, encoder: encoder, formEncoder: formParameterEncoder)
+        let method = self.method.normalized
         if content.body != nil || content.upload != nil, !method.allowsRequestBody {
             throw .bodyNotAllowed(method)
         }
@@ -28,6 +29,7 @@ extension Endpoint {
         var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? ""))
         if method != .get {
             // A URLRequest is a GET already, and setting the method costs more than building the URL.
+            // The normalized token, so that every platform sends what FoundationNetworking sends.
             request.httpMethod = method.rawValue
         }
         if let timeout {

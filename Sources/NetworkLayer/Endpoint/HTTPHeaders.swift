@@ -1,6 +1,9 @@
 import Foundation
 
 /// One HTTP header field: a name and its value.
+///
+/// Two fields are equal when their names and values are the same bytes (header text is bytes, so
+/// a precomposed `é` and `e` with a combining accent are different values).
 public struct HTTPHeader: Hashable, Sendable {
     /// The field name as given, for example `"Content-Type"`; compared case-insensitively.
     public let name: String
@@ -11,6 +14,19 @@ public struct HTTPHeader: Hashable, Sendable {
     public init(name: String, value: String) {
         self.name = name
         self.value = value
+    }
+
+    /// Whether the names and the values are the same bytes.
+    public static func == (lhs: HTTPHeader, rhs: HTTPHeader) -> Bool {
+        lhs.name.utf8.elementsEqual(rhs.name.utf8) && lhs.value.utf8.elementsEqual(rhs.value.utf8)
+    }
+
+    /// Hashes the name's and the value's bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        for text in [name, value] {
+            hasher.combine(text.utf8.count)
+            for byte in text.utf8 { hasher.combine(byte) }
+        }
     }
 }
 

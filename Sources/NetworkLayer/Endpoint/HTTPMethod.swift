@@ -1,14 +1,34 @@
 /// An HTTP request method, open to any token a server understands.
 ///
 /// The common methods are static members (`.get`, `.post`, …); anything else is
-/// `HTTPMethod(rawValue: "PURGE")`. The raw value is sent verbatim.
+/// `HTTPMethod(rawValue: "PURGE")`.
+///
+/// Methods are case-sensitive (RFC 9110), and a token is sent as written, with one exception that
+/// Foundation imposes: `URLRequest` uppercases `get`, `head`, `post`, `put`, `delete` and `connect`
+/// in any mix of case (on Linux; NetworkLayer does the same on every platform), while `patch` and
+/// custom tokens go as written. ``normalized`` is that token, and every rule about methods here
+/// (``allowsRequestBody``, which methods ``RetryPolicy`` retries) looks at it, so
+/// `HTTPMethod(rawValue: "get")` is refused a body like `GET`. Two methods are equal when their
+/// tokens are the same bytes.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
-    /// The method token as it goes on the wire, for example `"GET"`.
+    /// The method token as given, for example `"GET"`; see ``normalized`` for what is sent.
     public let rawValue: String
 
-    /// Creates a method from its token; it is sent exactly as given (methods are case-sensitive).
+    /// Creates a method from its token.
     public init(rawValue: String) {
         self.rawValue = rawValue
+    }
+
+    /// Whether the two tokens are the same bytes (methods are case-sensitive, and compared as bytes,
+    /// not as Unicode text).
+    public static func == (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
+        lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+    }
+
+    /// Hashes the token's bytes, consistent with ``==(_:_:)``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(rawValue.utf8.count)
+        for byte in rawValue.utf8 { hasher.combine(byte) }
     }
 
     /// `GET`: read a resource; carries no body.
@@ -26,9 +46,23 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
     /// `OPTIONS`: ask which methods and headers a resource supports.
     public static let options = HTTPMethod(rawValue: "OPTIONS")
 
-    /// Whether a request with this method may carry a body (`false` for `GET` and `HEAD`).
+    /// `CONNECT`: open a tunnel.
+    static let connect = HTTPMethod(rawValue: "CONNECT")
+
+    /// The methods `URLRequest` uppercases, matched in any mix of ASCII case.
+    private static let uppercasedByFoundation: [HTTPMethod] = [.get, .head, .post, .put, .delete, .connect]
+
+    /// The token as it goes on the wire: `GET`, `HEAD`, `POST`, `PUT`, `DELETE` or `CONNECT` for
+    /// those names in any mix of ASCII case (as `URLRequest` uppercases them), else the token as given.
+    public var normalized: HTTPMethod {
+        Self.uppercasedByFoundation.first { $0.rawValue.caseInsensitiveEquals(rawValue) } ?? self
+    }
+
+    /// Whether a request with this method may carry a body: `false` for `GET` and `HEAD` in any
+    /// case, since `get` and `head` are sent as `GET` and `HEAD` (see ``normalized``).
     public var allowsRequestBody: Bool {
-        self != .get && self != .head
+        let sent = normalized
+        return sent != .get && sent != .head
     }
 
     /// Whether the method is a valid RFC 9110 token (letters, digits and ``!#$%&'*+-.^_`|~``).

@@ -18,7 +18,9 @@ import Foundation
 ///
 /// The wait before attempt *n* + 1 is "full jitter" exponential backoff: a random time between 0 and
 /// `min(maximumDelay, baseDelay × 2ⁿ⁻¹)`. A response's `Retry-After` header, in seconds or as an HTTP
-/// date, replaces that wait, capped at `maximumDelay`. Cancelling the caller's task during a wait
+/// date, replaces that wait, and a retry never comes earlier than it says: when it asks for more than
+/// `maximumDelay`, the request is not retried, and the caller gets the error, whose response carries
+/// the header (RFC 9110 §10.2.3). Cancelling the caller's task during a wait
 /// ends the request at once with ``APIError/cancelled``. The error of the last attempt is the one
 /// the caller gets.
 public struct RetryPolicy: Interceptor {
@@ -35,7 +37,8 @@ public struct RetryPolicy: Interceptor {
     public var maximumAttempts: Int
     /// The backoff's scale in seconds: the longest wait after the first attempt.
     public var baseDelay: TimeInterval
-    /// The longest wait in seconds, whether from backoff or from `Retry-After`.
+    /// The longest wait in seconds: the backoff's ceiling, and the longest `Retry-After` that is
+    /// waited for (a longer one ends the retries).
     public var maximumDelay: TimeInterval
     /// The methods that are retried; others fail on the first error.
     public var retryableMethods: Set<HTTPMethod>
@@ -51,7 +54,8 @@ public struct RetryPolicy: Interceptor {
     /// - Parameters:
     ///   - maximumAttempts: The most attempts a request gets, the first one included; `3` by default.
     ///   - baseDelay: The backoff's scale in seconds; `0.5` by default.
-    ///   - maximumDelay: The longest wait in seconds, from backoff or `Retry-After`; `30` by default.
+    ///   - maximumDelay: The longest wait in seconds: the backoff's ceiling, and the longest `Retry-After`
+    ///     waited for (a longer one is not retried); `30` by default.
     ///   - retryableMethods: The methods that are retried; ``idempotentMethods`` by default.
     ///   - retryableStatusCodes: The statuses that are retried; ``transientStatusCodes`` by default.
     ///   - retryableURLErrorCodes: The transport failures that are retried; ``transientURLErrorCodes`` by default.
@@ -78,18 +82,19 @@ public struct RetryPolicy: Interceptor {
         self.now = now
     }
 
-    /// Retries after a wait while attempts remain and the method and failure are retryable.
+    /// Retries after a wait while attempts remain and the method and failure are retryable; never
+    /// sooner than a `Retry-After` allows, and not at all when it asks for more than ``maximumDelay``.
     public func retry(_ request: URLRequest, for error: APIError, context: RequestContext) async -> RetryDecision {
         guard context.attempt < maximumAttempts, isRetryable(request, for: error) else { return .doNotRetry }
         if let header = error.response?.headers["Retry-After"], let seconds = RetryAfter.seconds(from: header, now: now()) {
-            return .retryAfter(min(seconds, maximumDelay))
+            return seconds <= maximumDelay ? .retryAfter(seconds) : .doNotRetry
         }
         return .retryAfter(backoff(afterAttempt: context.attempt))
     }
 
     /// Whether `error` is worth another attempt of `request`, attempts aside.
     func isRetryable(_ request: URLRequest, for error: APIError) -> Bool {
-        guard retryableMethods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET")) else { return false }
+        guard retryableMethods.contains(HTTPMethod(rawValue: request.httpMethod ?? "GET").normalized) else { return false }
         switch error {
         case .unacceptableStatusCode(let code, _): return retryableStatusCodes.contains(code)
         case .timedOut: return retryableURLErrorCodes.contains(.timedOut)

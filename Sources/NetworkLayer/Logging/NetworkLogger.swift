@@ -15,15 +15,18 @@ import Foundation
 ///
 /// A message is written when each attempt ends (with whether it is retried), and a summary when a
 /// request ends after more than one attempt or before any. ``Level/debug`` adds the headers and the
-/// start of each body. `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and common
-/// credential query parameters such as `api_key` are redacted by default (see ``Redaction``); bodies
-/// are written as they are, so keep ``Level/debug`` away from bodies that carry secrets.
+/// start of each body (at most ``bodyLimit`` bytes). Bodies appear at ``Level/debug`` only: at
+/// ``Level/error`` and ``Level/info`` an unacceptable status is written as `The server answered 404
+/// Not Found`, without the start of the body that ``APIError``'s own description adds.
+/// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and common credential query
+/// parameters such as `api_key` are redacted by default (see ``Redaction``); bodies are written as
+/// they are, so keep ``Level/debug`` away from bodies that carry secrets.
 public struct NetworkLogger: Interceptor {
     /// How much is written.
     public enum Level: Int, Sendable, Comparable {
-        /// Only requests that finally failed, one line each.
+        /// Only requests that finally failed, one line each, without any body.
         case error
-        /// One line per attempt (method, URL, status, duration, sizes, retry), and a summary after retries.
+        /// One line per attempt (method, URL, status, duration, sizes, retry), and a summary after retries; no bodies.
         case info
         /// As ``info``, plus request and response headers and the start of each body.
         case debug
@@ -81,7 +84,7 @@ public struct NetworkLogger: Interceptor {
         if let response = metrics.response {
             line += "\(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode)), "
         } else if let error = metrics.error {
-            line += "\(error), "
+            line += "\(Self.summary(of: error)), "
         }
         line += "\(Self.duration(metrics.duration)), sent \(Self.size(metrics.bytesSent)), received \(Self.size(metrics.bytesReceived))"
         if metrics.attempt > 1 { line += " (attempt \(metrics.attempt))" }
@@ -99,7 +102,7 @@ public struct NetworkLogger: Interceptor {
     /// `GET https://… failed after 3 attempts in 1.61 s: …` or `… succeeded after 2 attempts in 0.20 s`.
     func message(for metrics: RequestMetrics) -> String {
         let attempts = metrics.attempts == 1 ? "1 attempt" : "\(metrics.attempts) attempts"
-        let outcome = metrics.error.map { "failed after \(attempts) in \(Self.duration(metrics.duration)): \($0)" }
+        let outcome = metrics.error.map { "failed after \(attempts) in \(Self.duration(metrics.duration)): \(Self.summary(of: $0))" }
         return "\(requestLine(metrics.request)) " + (outcome ?? "succeeded after \(attempts) in \(Self.duration(metrics.duration))")
     }
 
@@ -116,6 +119,15 @@ public struct NetworkLogger: Interceptor {
             lines.append("\(prefix) \(Self.preview(of: body, limit: bodyLimit))")
         }
         return lines
+    }
+
+    /// An error as a message says it: its description, but for an unacceptable status only the
+    /// status, since bodies are written at debug level only, cut at ``bodyLimit``.
+    static func summary(of error: APIError) -> String {
+        if case .unacceptableStatusCode(let code, _) = error {
+            return "The server answered \(code) \(HTTPResponse.reasonPhrase(for: code))"
+        }
+        return error.description
     }
 
     /// The body as text, cut at `limit` bytes, or a note that it is binary.

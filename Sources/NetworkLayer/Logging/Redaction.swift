@@ -39,23 +39,29 @@ public struct Redaction: Sendable, Equatable {
     }
 
     /// The URL as text with redacted query values replaced; everything else as `absoluteString` has it.
+    /// The query is cut on bytes (`?`, `#`, `&`, `=`), never on Characters.
     func string(for url: URL) -> String {
         let text = url.absoluteString
         guard !queryItems.isEmpty else { return text }
-        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
-        guard let questionMark = text[..<fragmentStart].firstIndex(of: "?") else { return text }
-        let queryStart = text.index(after: questionMark)
-        let pairs = text[queryStart..<fragmentStart].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let equals = pair.firstIndex(of: "="), isRedacted(queryName: pair[..<equals]) else { return String(pair) }
-            return pair[..<equals] + "=" + Self.placeholder
+        let bytes = text.utf8
+        let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        guard let questionMark = bytes[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else { return text }
+        let queryStart = bytes.index(after: questionMark)
+        let pairs = bytes[queryStart..<fragmentStart].split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false).map { pair in
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")), isRedacted(queryName: Substring(pair[..<equals])) else {
+                return String(Substring(pair))
+            }
+            return Substring(pair[..<equals]) + "=" + Self.placeholder
         }
         return text[..<queryStart] + pairs.joined(separator: "&") + text[fragmentStart...]
     }
 
-    /// Whether the percent-encoded query name `encoded` is one to hide.
+    /// Whether the percent-encoded query name `encoded` is one to hide: its decoded text up to the
+    /// first `[` byte, so a `[` followed by a combining mark still starts the suffix.
     private func isRedacted(queryName encoded: Substring) -> Bool {
         let decoded = String(encoded).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(encoded)
-        let name = decoded.firstIndex(of: "[").map { String(decoded[..<$0]) } ?? decoded
+        let bytes = decoded.utf8
+        let name = bytes.firstIndex(of: UInt8(ascii: "[")).map { String(Substring(bytes[..<$0])) } ?? decoded
         return queryItems.contains { $0.caseInsensitiveEquals(name) }
     }
 }

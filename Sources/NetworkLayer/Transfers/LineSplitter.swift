@@ -50,9 +50,11 @@ struct LineSplitter {
         return lines
     }
 
-    /// The last line when the stream ended without a line ending, or `nil` when nothing is pending.
+    /// The last line when the stream ended without a line ending, or `nil` when nothing is pending
+    /// (a stream of nothing but a byte order mark has no line).
     mutating func finish() -> String? {
-        partial.isEmpty || isOverLimit ? nil : takeLine()
+        if partial.isEmpty || isOverLimit || (atStart && partial.elementsEqual(Self.byteOrderMark)) { return nil }
+        return takeLine()
     }
 
     private mutating func takeLine() -> String {

@@ -20,6 +20,11 @@ public struct MovieClient: APIClient {
     public let environment: APIEnvironment
     /// The TMDB v3 API key, sent as the `api_key` query parameter.
     public let apiKey: String
+    /// The seconds each call may take.
+    public let timeout: TimeInterval
+
+    /// The seconds a call may take unless told otherwise: 30, short enough for a command-line tool.
+    public static let defaultTimeout: TimeInterval = 30
 
     /// Creates a client over a session you own.
     /// - Parameters:
@@ -27,23 +32,25 @@ public struct MovieClient: APIClient {
     ///     `NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration())`.
     ///   - environment: Where requests go.
     ///   - apiKey: The TMDB v3 API key.
-    public init(session: URLSession, environment: APIEnvironment, apiKey: String) {
+    ///   - timeout: The seconds each call may take; ``defaultTimeout`` by default.
+    public init(session: URLSession, environment: APIEnvironment, apiKey: String, timeout: TimeInterval = MovieClient.defaultTimeout) {
         self.session = session
         self.environment = environment
         self.apiKey = apiKey
+        self.timeout = timeout
     }
 
     /// NetworkLayer's ``NetworkClient/defaultConfiguration()`` (no cache, 64 connections per host)
-    /// with a 30-second request timeout, short enough for a command-line tool.
+    /// with a request timeout of ``defaultTimeout``.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = NetworkClient.defaultConfiguration()
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = defaultTimeout
         return configuration
     }
 
-    /// The endpoint that sends `route` to this client's environment with its key.
+    /// The endpoint that sends `route` to this client's environment with its key and timeout.
     public func endpoint(_ route: MovieAPI) -> TMDBEndpoint {
-        TMDBEndpoint(route, environment: environment, apiKey: apiKey)
+        TMDBEndpoint(route, environment: environment, apiKey: apiKey, timeout: timeout)
     }
 
     /// One page of popular movies.

@@ -13,12 +13,16 @@ public struct TMDBEndpoint: Endpoint, Sendable {
     public let environment: APIEnvironment
     /// The TMDB v3 API key sent as `api_key`.
     public let apiKey: String
+    /// The seconds the call may take, or `nil` for the session's timeout.
+    public let timeout: TimeInterval?
 
     /// Creates the endpoint for `route` in `environment`, signed with `apiKey`.
-    public init(_ route: MovieAPI, environment: APIEnvironment, apiKey: String) {
+    /// - Parameter timeout: The seconds the call may take; the session's timeout by default.
+    public init(_ route: MovieAPI, environment: APIEnvironment, apiKey: String, timeout: TimeInterval? = nil) {
         self.route = route
         self.environment = environment
         self.apiKey = apiKey
+        self.timeout = timeout
     }
 
     /// The environment's base URL with `api_key` added to its query.

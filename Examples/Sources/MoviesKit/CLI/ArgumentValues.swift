@@ -19,6 +19,14 @@ enum ArgumentValues {
         return page
     }
 
+    /// A timeout in seconds: a number greater than 0 and at most an hour, such as `10` or `2.5`.
+    static func timeout(_ text: String) throws(UsageError) -> Double {
+        guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw UsageError("--timeout must be a number of seconds above 0 and up to 3600, such as 10 or 2.5, got '\(text)'")
+        }
+        return seconds
+    }
+
     /// A search query: any text that is not blank.
     static func query(_ text: String) throws(UsageError) -> String {
         guard !text.allSatisfy(\.isWhitespace) else {

@@ -12,6 +12,7 @@ public enum CommandLineParser {
         case baseURL = "--base-url"
         case environment = "--env"
         case apiKey = "--api-key"
+        case timeout = "--timeout"
     }
 
     /// Parses `arguments` (without the program name).
@@ -63,7 +64,8 @@ public enum CommandLineParser {
             page = try ArgumentValues.page(text)
         }
         let call = try subcommand.makeCall(arguments, page)
-        return Invocation(action: .call(call), target: try target(options), apiKey: options[.apiKey])
+        let timeout = try options[.timeout].map { text throws(UsageError) in try ArgumentValues.timeout(text) }
+        return Invocation(action: .call(call), target: try target(options), apiKey: options[.apiKey], timeout: timeout)
     }
 
     /// `--env` or `--base-url` (not both), or the embedded server when neither is given.

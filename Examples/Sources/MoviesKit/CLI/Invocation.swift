@@ -22,11 +22,14 @@ public struct Invocation: Sendable, Equatable {
     public var target: Target
     /// The key given with `--api-key`, if any.
     public var apiKey: String?
+    /// The seconds given with `--timeout`, if any.
+    public var timeout: Double?
 
     /// Creates an invocation.
-    public init(action: Action, target: Target = .embedded, apiKey: String? = nil) {
+    public init(action: Action, target: Target = .embedded, apiKey: String? = nil, timeout: Double? = nil) {
         self.action = action
         self.target = target
         self.apiKey = apiKey
+        self.timeout = timeout
     }
 }

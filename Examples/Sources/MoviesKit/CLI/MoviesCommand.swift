@@ -56,7 +56,9 @@ public struct MoviesCommand: Sendable {
             guard let apiKey = invocation.apiKey ?? environment["TMDB_API_KEY"], !apiKey.isEmpty else {
                 return usageFailure(UsageError("an API key is needed with --base-url or --env: pass --api-key or set TMDB_API_KEY"))
             }
-            return await perform(call, with: MovieClient(session: session, environment: apiEnvironment, apiKey: apiKey))
+            let client = MovieClient(
+                session: session, environment: apiEnvironment, apiKey: apiKey, timeout: invocation.timeout ?? MovieClient.defaultTimeout)
+            return await perform(call, with: client)
         case .embedded:
             let backend: EmbeddedBackend
             do {
@@ -66,7 +68,9 @@ public struct MoviesCommand: Sendable {
                 return .failure
             }
             let apiKey = invocation.apiKey ?? backend.apiKey
-            let client = MovieClient(session: session, environment: .custom(backend.baseURL), apiKey: apiKey)
+            let client = MovieClient(
+                session: session, environment: .custom(backend.baseURL), apiKey: apiKey,
+                timeout: invocation.timeout ?? MovieClient.defaultTimeout)
             let status = await perform(call, with: client)
             await backend.stop()
             return status
@@ -75,35 +79,55 @@ public struct MoviesCommand: Sendable {
 
     /// Sends `call`, prints the result, and reports any failure on one line.
     private func perform(_ call: MovieAPI, with client: MovieClient) async -> ExitCode {
-        do throws(APIError) {
+        let message: String
+        do {
             try await render(call, with: client).forEach(output.writeLine)
             return .success
+        } catch let error as APIError {
+            message = FailureMessage.text(for: error, call: call, client: client)
         } catch {
-            output.writeErrorLine("movies: \(redacting(client.apiKey, in: error.description))")
-            return .failure
+            message = "\(error)"
         }
+        output.writeErrorLine("movies: \(redacting(client.apiKey, in: message))")
+        return .failure
     }
 
     /// Makes the call and formats what comes back.
-    private func render(_ call: MovieAPI, with client: MovieClient) async throws(APIError) -> [String] {
+    /// - Throws: The call's ``APIError``, or ``NoSuchPage`` for a page past the last.
+    private func render(_ call: MovieAPI, with client: MovieClient) async throws -> [String] {
         switch call {
         case .popular(let page):
-            MovieFormatter.lines(for: try await client.popular(page: page), title: "Popular movies")
+            try lines(for: try await client.popular(page: page), title: "Popular movies")
         case .nowPlaying(let page):
-            MovieFormatter.lines(for: try await client.nowPlaying(page: page), title: "Now playing")
+            try lines(for: try await client.nowPlaying(page: page), title: "Now playing")
         case .topRated(let page):
-            MovieFormatter.lines(for: try await client.topRated(page: page), title: "Top rated")
+            try lines(for: try await client.topRated(page: page), title: "Top rated")
         case .details(let id):
             MovieFormatter.lines(for: try await client.details(id: id))
         case .recommendations(let id):
-            MovieFormatter.lines(for: try await client.recommendations(id: id), title: "Recommendations for movie \(id)")
+            try lines(for: try await client.recommendations(id: id), title: "Recommendations for movie \(id)")
         case .videos(let id):
             MovieFormatter.lines(for: try await client.videos(id: id))
         case .search(let query, let page):
-            MovieFormatter.lines(for: try await client.search(query: query, page: page), title: "Search results for “\(query)”")
+            try lines(for: try await client.search(query: query, page: page), title: "Search results for “\(query)”")
         case .rate(let id, let value):
             [MovieFormatter.line(forRating: value, movieID: id, status: try await client.rate(id: id, value: value))]
         }
+    }
+
+    /// The page's lines, or ``NoSuchPage`` when it is past the last page: TMDB answers such a page
+    /// with no results, which would read as "page 2 of 1".
+    private func lines(for page: MoviePage, title: String) throws(NoSuchPage) -> [String] {
+        let last = max(page.totalPages, 1)
+        guard page.page <= last else {
+            throw NoSuchPage(description: "there is no page \(page.page); the last page of \(title) is \(last)")
+        }
+        return MovieFormatter.lines(for: page, title: title)
+    }
+
+    /// A page past the last one was asked for.
+    struct NoSuchPage: Error, CustomStringConvertible {
+        let description: String
     }
 
     private func usageFailure(_ error: UsageError) -> ExitCode {

@@ -24,6 +24,7 @@ public enum Usage {
               --env <name>       Send requests to a named environment: \(environments)
               --api-key <key>    The TMDB v3 API key (default: $TMDB_API_KEY with --base-url or --env,
                                  the fixture key with the embedded server)
+              --timeout <secs>   Give up on a request after this many seconds (default: 30)
               -h, --help         Show this text
 
             EXAMPLES:
