@@ -8,14 +8,14 @@ extension APIClient {
     /// Sends `endpoint` and collects its body in memory as it arrives, reporting progress: for
     /// bodies too large to hold twice.
     ///
-    /// ``response(for:)-(Endpoint)`` and ``send(_:as:)`` get the body from `URLSession` whole, and
+    /// ``APIClient/response(for:)-(Endpoint)`` and ``send(_:as:)`` get the body from `URLSession` whole, and
     /// on Linux FoundationNetworking copies it once more when the task completes, so a large body
     /// briefly takes twice its size. Here each chunk is appended to one buffer as it arrives, and
     /// the peak stays near the body's size (1.01 to 1.03 times it for 200 MB on Linux).
     /// Small requests are cheaper through `send`: this one runs on a delegate-driven transfer
-    /// session (see ``download(for:to:progress:)-(Endpoint,_,_)``).
+    /// session (see ``APIClient/download(for:to:progress:)-(Endpoint,_,_)``).
     ///
-    /// The status is checked as in ``response(for:)-(Endpoint)``; every attempt goes through the
+    /// The status is checked as in ``APIClient/response(for:)-(Endpoint)``; every attempt goes through the
     /// ``interceptors``. The timeout (the endpoint's, else the session's `timeoutIntervalForRequest`)
     /// is an idle timeout: it restarts with every chunk received.
     /// - Parameters:
