@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkLayerTesting
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -51,3 +52,9 @@ enum Article {
         func token() async throws -> String { "stored" }
     }
 }
+
+/// The suites of the articles' snippets, one nested suite per article. They run one test at a time:
+/// together they would start three dozen requests, sessions and files at once beside the other
+/// suites, and on a two-core machine that start-up rush delays the timing-sensitive suites.
+@Suite("Documentation articles", .serialized)
+struct ArticleTests {}
