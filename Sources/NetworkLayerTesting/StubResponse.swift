@@ -68,7 +68,7 @@ public struct StubResponse: Sendable {
     }
 
     /// A body delivered in pieces, each reaching the session as a chunk of its own, as a slow network
-    /// would deliver it: for testing ``NetworkLayer/ResponseStream`` and downloads.
+    /// would deliver it: for testing `ResponseStream` and downloads.
     public static func chunked(
         _ chunks: [Data],
         statusCode: Int = 200,

@@ -7,9 +7,9 @@ import Foundation
 extension APIClient {
     /// Sends `endpoint` and collects its body in memory as it arrives, reporting progress.
     ///
-    /// The body is appended to one buffer chunk by chunk, as in ``response(for:)-(Endpoint)``, so a
+    /// The body is appended to one buffer chunk by chunk, as in ``APIClient/response(for:)-(Endpoint)``, so a
     /// large body exists once (200 MB peaks near 1.0 times its size on Linux); what this adds is the
-    /// progress of the body received. The status is checked as in ``response(for:)-(Endpoint)``,
+    /// progress of the body received. The status is checked as in ``APIClient/response(for:)-(Endpoint)``,
     /// and every attempt goes through the ``interceptors``; progress follows only an accepted
     /// response, so an error page or a retried attempt never shows as progress.
     /// - Parameters:

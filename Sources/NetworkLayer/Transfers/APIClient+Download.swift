@@ -41,7 +41,7 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and writes the response body to a file, like
-    /// ``download(for:to:progress:)-(Endpoint,_,_)``.
+    /// ``APIClient/download(for:to:progress:)-(Endpoint,_,_)``.
     public func download(
         for request: URLRequest,
         to destination: URL? = nil,

@@ -38,7 +38,7 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and returns its body as a ``ResponseStream``, like
-    /// ``stream(for:bufferLimit:)-(Endpoint,_)``.
+    /// ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)``.
     public func stream(
         for request: URLRequest,
         bufferLimit: Int = ResponseStream.defaultBufferLimit

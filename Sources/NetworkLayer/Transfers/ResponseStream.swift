@@ -3,7 +3,7 @@ import Foundation
 /// A response body read as it arrives: an `AsyncSequence` of its chunks, with ``lines``,
 /// ``lines(as:decoder:)`` (NDJSON) and ``events`` (Server-Sent Events) built on it.
 ///
-/// ``APIClient/stream(for:)-(Endpoint)`` returns it once the status is known to be acceptable,
+/// ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` returns it once the status is known to be acceptable,
 /// so ``response`` is always a success. Iterate it once:
 ///
 /// ```swift

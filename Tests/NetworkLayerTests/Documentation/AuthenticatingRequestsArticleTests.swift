@@ -1,0 +1,96 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article AuthenticatingRequests.md, compiled and run against stubs.
+    @Suite("Article: Authenticating requests")
+    struct AuthenticatingRequestsArticleTests {
+        typealias MovieAPI = Article.MovieAPI
+        typealias MoviePage = Article.MoviePage
+
+        struct APIKey: Authenticator {
+            let key: String
+            func authenticate(_ request: inout URLRequest) async throws {
+                request.setValue(key, forHTTPHeaderField: "X-API-Key")
+            }
+        }
+
+        struct Session: Sendable { let accessToken: String; let refreshToken: String }
+
+        /// Stands in for the app's session service.
+        struct SessionService: Sendable {
+            func renew(_ session: Session?) async throws -> Session {
+                Session(accessToken: "renewed", refreshToken: session?.refreshToken ?? "")
+            }
+        }
+
+        /// The value of `name` on the request `authenticator` makes of a plain one.
+        func header(_ name: String, from authenticator: some Authenticator) async throws -> String? {
+            var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
+            try await authenticator.authenticate(&request)
+            return request.value(forHTTPHeaderField: name)
+        }
+
+        @Test("An authenticator of your own, and the two ready ones")
+        func authenticators() async throws {
+            let tokenStore = Article.TokenService()
+            let fixed = BearerTokenAuthenticator(token: "abc123")
+            let fromStore = BearerTokenAuthenticator { try await tokenStore.token() }
+            let basic = BasicAuthenticator(username: "user", password: "passwd")
+
+            #expect(try await header("X-API-Key", from: APIKey(key: "k")) == "k")
+            #expect(try await header("Authorization", from: fixed) == "Bearer abc123")
+            #expect(try await header("Authorization", from: fromStore) == "Bearer stored")
+            #expect(try await header("Authorization", from: basic) == "Basic dXNlcjpwYXNzd2Q=")
+        }
+
+        @Test("RefreshingAuthenticator refreshes once for requests rejected together")
+        func refreshOnce() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular") { request in
+                request.headers.authorization == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#, delay: 0.05) : .status(401)
+            }
+            let tokenService = Article.TokenService()
+            let storedToken: String? = "expired"
+
+            let auth = RefreshingAuthenticator(token: storedToken) { expiredToken in
+                try await tokenService.refresh()
+            }
+            let client = Article.client(stubs, interceptors: [auth])
+            async let first = client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            async let second = client.send(MovieAPI.popular(page: 2), as: MoviePage.self)
+            _ = try await (first, second)
+
+            #expect(tokenService.refreshes == 1)
+            #expect(auth.credential == "fresh-1")
+        }
+
+        @Test("Any credential type, with your own test for rejected")
+        func customCredential() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular") { request in
+                request.headers["X-Access-Token"] == "renewed" ? .json(#"{"page":1,"results":[]}"#) : .status(419)
+            }
+            let tokenService = SessionService()
+            let savedSession: Session? = Session(accessToken: "old", refreshToken: "r")
+
+            let sessionAuth = RefreshingAuthenticator<Session>(
+                credential: savedSession,
+                apply: { session, request in request.setValue(session.accessToken, forHTTPHeaderField: "X-Access-Token") },
+                isUnauthorized: { $0.statusCode == 419 },
+                refresh: { session in try await tokenService.renew(session) }
+            )
+            let client = Article.client(stubs, interceptors: [sessionAuth])
+            _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+
+            #expect(stubs.requests.map { $0.headers["X-Access-Token"] } == ["old", "renewed"])
+            #expect(sessionAuth.credential?.refreshToken == "r")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article DescribingEndpoints.md, compiled and run.
+    @Suite("Article: Describing endpoints")
+    struct DescribingEndpointsArticleTests {
+        struct Search: Endpoint {
+            let query: String
+            var base: String { "https://api.example.com/3?lang=en" }
+            var path: String { "/search/movie" }
+            var task: HTTPTask { .requestParameters(urlParameters: ["query": query, "page": 1]) }
+        }
+
+        struct Lookup: Endpoint {
+            var base: String { "https://api.example.com" }
+            var path: String { "/lookup" }
+            var task: HTTPTask { .requestParameters(urlParameters: ["ids": [1, 2], "hd": true]) }
+            var urlParameterEncoder: URLParameterEncoder { URLParameterEncoder(arrayEncoding: .noBrackets, boolEncoding: .numeric) }
+        }
+
+        @Test("Build a request without sending it")
+        func buildARequest() throws {
+            let request = try Search(query: "Heat 1995").urlRequest()
+            #expect(request.url?.absoluteString == "https://api.example.com/3/search/movie?lang=en&page=1&query=Heat%201995")
+        }
+
+        @Test("Nested parameter literals encode into the query shown")
+        func nestedParameters() throws {
+            let parameters: Parameters = ["page": 2, "filter": ["year": 1995, "genres": ["crime", "drama"]], "adult": false]
+            let query = try URLParameterEncoder().query(for: parameters)
+            #expect(
+                query == "adult=false&filter%5Bgenres%5D%5B%5D=crime&filter%5Bgenres%5D%5B%5D=drama&filter%5Byear%5D=1995&page=2")
+        }
+
+        @Test("An endpoint picks its array and bool style")
+        func encoderOptions() throws {
+            #expect(try Lookup().urlRequest().url?.absoluteString == "https://api.example.com/lookup?hd=1&ids=1&ids=2")
+        }
+
+        @Test("An encoder works on its own")
+        func encoderAlone() throws {
+            let plain = URLRequest(url: try #require(URL(string: "https://api.example.com/search")))
+            let encoded = try URLParameterEncoder().encode(["q": "a b"], into: plain)
+            #expect(encoded.url?.absoluteString == "https://api.example.com/search?q=a%20b")
+        }
+
+        @Test("Headers: case-insensitive names, replaced in place, helpers")
+        func headers() {
+            var headers: HTTPHeaders = ["Accept": "application/json"]
+            headers["accept"] = "application/vnd.api+json"
+            headers.setBearerToken("abc123")
+            headers.add(.contentType("application/json"))
+            #expect(
+                Array(headers) == [
+                    HTTPHeader(name: "Accept", value: "application/vnd.api+json"),
+                    HTTPHeader(name: "Authorization", value: "Bearer abc123"),
+                    HTTPHeader(name: "Content-Type", value: "application/json"),
+                ])
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article GettingStarted.md, compiled and run against stubs.
+    @Suite("Article: Getting started")
+    struct GettingStartedArticleTests {
+        typealias MovieAPI = Article.MovieAPI
+        typealias MoviePage = Article.MoviePage
+        typealias MovieClient = Article.MovieClient
+
+        /// `NetworkClient.makeSession()` once for the whole run: short-lived sessions are costly.
+        static let tunedSession = NetworkClient.makeSession()
+
+        @Test("Add the package: the products the manifest lines name exist")
+        func manifestProducts() throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+            #expect(manifest.contains(#".library(name: "NetworkLayer", targets: ["NetworkLayer"])"#))
+            #expect(manifest.contains(#".library(name: "NetworkLayerTesting", targets: ["NetworkLayerTesting"])"#))
+        }
+
+        @Test("Describe the API: the two calls build the requests they describe")
+        func describeTheAPI() throws {
+            let popular = try MovieAPI.popular(page: 1).urlRequest()
+            #expect(popular.httpMethod == "GET")
+            #expect(popular.url?.absoluteString == "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1")
+            let rate = try MovieAPI.rate(id: 550, value: 8.5).urlRequest()
+            #expect(rate.httpMethod == "POST")
+            #expect(rate.url?.absoluteString == "https://api.themoviedb.org/3/movie/550/rating")
+            #expect(rate.httpBody == Data(#"{"value":8.5}"#.utf8))
+        }
+
+        @Test("Send a request: a page of titles, or the server's 401 as an APIError")
+        func sendARequest() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#))
+            stubs.register(.get, "/3/movie/popular", .json(#"{"status_message":"Invalid API key"}"#, statusCode: 401))
+            let client = Article.client(stubs)
+
+            var printed: [String] = []
+            for _ in 1...2 {
+                let page: Result<MoviePage, APIError> = await client.fetch(MovieAPI.popular(page: 1))
+                switch page {
+                case .success(let page): printed.append("\(page.results.map(\.title))")
+                case .failure(let error): printed.append("\(error)")
+                }
+            }
+            #expect(printed == [#"["Fight Club"]"#, #"The server answered 401 Unauthorized: {"status_message":"Invalid API key"}"#])
+        }
+
+        @Test("A client of your own needs only a session; makeSession is tuned for APIs")
+        func clientOfYourOwn() async throws {
+            let stubs = StubSession()
+            stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
+
+            let movies = MovieClient(session: stubs.session)
+            _ = try await movies.send(MovieAPI.rate(id: 550, value: 8.5), as: Empty.self)
+
+            #expect(stubs.requests(.post, "/3/movie/550/rating").first?.bodyText == #"{"value":8.5}"#)
+            let tuned = Self.tunedSession.configuration
+            #expect(tuned.urlCache == nil)
+            #expect(tuned.httpMaximumConnectionsPerHost == 64)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article HandlingErrors.md, compiled and run against stubs.
+    @Suite("Article: Handling errors")
+    struct HandlingErrorsArticleTests {
+        typealias MovieAPI = Article.MovieAPI
+        typealias MoviePage = Article.MoviePage
+
+        @Test("Typed throws: a 401 lands in its own catch clause")
+        func typedThrows() async {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"status_message":"Invalid API key"}"#, statusCode: 401))
+            let client = Article.client(stubs)
+            var signInAgain = false
+
+            do throws(APIError) {
+                let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+                Issue.record("expected a failure, got \(page)")
+            } catch .unacceptableStatusCode(401, _) {
+                signInAgain = true
+            } catch .cancelled {
+                Issue.record("not cancelled")
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            #expect(signInAgain)
+        }
+
+        @Test("statusCode and response of a status failure")
+        func statusAndResponse() async {
+            let stubs = StubSession()
+            let body = #"{"status_message":"The resource could not be found."}"#
+            stubs.register(.get, "/3/movie/popular", .json(body, statusCode: 404))
+            let client = Article.client(stubs)
+            var printed: (Int, String)?
+
+            let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
+            if case .failure(let error) = result, let status = error.statusCode {
+                printed = (status, error.response?.text ?? "")
+            }
+
+            #expect(printed?.0 == 404)
+            #expect(printed?.1 == body)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article InterceptorsAndRetries.md, compiled and run against stubs.
+    @Suite("Article: Interceptors and retries")
+    struct InterceptorsAndRetriesArticleTests {
+        typealias MovieAPI = Article.MovieAPI
+        typealias MoviePage = Article.MoviePage
+
+        struct UserAgent: Interceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                var request = request
+                request.setValue("MovieApp/1.0", forHTTPHeaderField: "User-Agent")
+                return request
+            }
+        }
+
+        @Test("A refreshing authenticator, a retry policy and a logger on one client")
+        func interceptorList() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular") { request in
+                request.headers.authorization == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
+            }
+            let tokenService = Article.TokenService()
+            let storedToken: String? = "expired"
+            let lines = LockedArray<String>()
+
+            let auth = RefreshingAuthenticator(token: storedToken) { _ in try await tokenService.refresh() }
+            let client = Article.client(stubs, interceptors: [auth, RetryPolicy(), NetworkLogger { lines.append($0) }])
+
+            let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            #expect(page.page == 1)
+            #expect(tokenService.refreshes == 1)
+            #expect(lines.count == 3, "two attempts and a summary")
+        }
+
+        @Test("Write an interceptor: UserAgent adapts every attempt")
+        func userAgent() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .status(503))
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
+            let client = Article.client(stubs, interceptors: [UserAgent(), RetryPolicy(random: { 0 })])
+
+            _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+
+            #expect(stubs.requests.map { $0.headers["User-Agent"] } == ["MovieApp/1.0", "MovieApp/1.0"])
+        }
+
+        @Test("RetryPolicy: three attempts by default; options replace the defaults")
+        func retryPolicy() async throws {
+            let client = NetworkClient(session: StubSession().session, interceptors: [RetryPolicy()])
+            let patient = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
+
+            #expect((client.interceptors.first as? RetryPolicy)?.maximumAttempts == 3)
+            #expect(patient.maximumAttempts == 5)
+            let request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
+            let unavailable = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "120"]))
+            #expect(await patient.retry(request, for: unavailable, context: RequestContext()) == .retryAfter(10), "capped at maximumDelay")
+            let badGateway = APIError.unacceptableStatusCode(502, HTTPResponse(statusCode: 502))
+            #expect(await patient.retry(request, for: badGateway, context: RequestContext()) == .doNotRetry)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article SendingAndDecoding.md, compiled and run against stubs.
+    @Suite("Article: Sending and decoding")
+    struct SendingAndDecodingArticleTests {
+        typealias MovieAPI = Article.MovieAPI
+        typealias MoviePage = Article.MoviePage
+        typealias Movie = Article.Movie
+
+        @Test("Every way of sending")
+        func everyWayOfSending() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
+            stubs.register(.get, "/3/movie/550", .json(#"{"id":550,"title":"Fight Club"}"#))
+            let client = Article.client(stubs)
+            let handBuiltURLRequest = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/movie/550")))
+
+            let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
+            let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+            let movie = await client.fetch(with: handBuiltURLRequest, as: Movie.self)
+            let response = try await client.response(for: MovieAPI.popular(page: 1))
+
+            #expect(try result.get().page == 1)
+            #expect(page.page == 1)
+            #expect(try movie.get().title == "Fight Club")
+            #expect(response.statusCode == 200)
+            #expect(response.text == #"{"page":1,"results":[]}"#)
+        }
+
+        @Test("A completion handler runs once; cancelling the handle completes with .cancelled")
+        func completionHandler() async {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#, delay: 60))
+            let client = Article.client(stubs)
+            let completed = LockedArray<Result<MoviePage, APIError>>()
+
+            let handle = client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self) { result in
+                completed.append(result)
+            }
+            handle.cancel()
+
+            #expect(await eventually { completed.count == 1 })
+            #expect(completed.elements.first?.failure == .cancelled)
+            #expect(handle.isCancelled)
+        }
+
+        @Test("Empty ignores the body; String is its UTF-8 text")
+        func decodingTargets() async throws {
+            let stubs = StubSession()
+            stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
+            stubs.register(.get, "/3/movie/popular", .text("page one"))
+            let client = Article.client(stubs)
+
+            _ = try await client.send(MovieAPI.rate(id: 550, value: 8.5), as: Empty.self)
+            let text = try await client.send(MovieAPI.popular(page: 1), as: String.self)
+
+            #expect(text == "page one")
+            #expect(stubs.requests.map(\.method) == [.post, .get])
+        }
+    }
+}

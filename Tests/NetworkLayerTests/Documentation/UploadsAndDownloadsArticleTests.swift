@@ -1,0 +1,117 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension ArticleTests {
+    /// The snippets of the article UploadsAndDownloads.md, compiled and run against stubs.
+    @Suite("Article: Uploads and downloads")
+    struct UploadsAndDownloadsArticleTests {
+        enum MediaAPI: Endpoint {
+            case poster(movie: Int, file: URL)
+            case submission(MultipartFormData)
+
+            var base: String { "https://api.example.com" }
+            var path: String {
+                switch self {
+                case .poster(let movie, _): "/movies/\(movie)/poster"
+                case .submission: "/submissions"
+                }
+            }
+            var method: HTTPMethod { if case .poster = self { .put } else { .post } }
+            var task: HTTPTask {
+                switch self {
+                case .poster(_, let file): .uploadFile(file, contentType: "image/jpeg")
+                case .submission(let form): .uploadMultipart(form)
+                }
+            }
+        }
+
+        enum TrailerAPI: Endpoint {
+            case trailer(movie: Int)
+            var base: String { "https://api.example.com" }
+            var path: String { if case .trailer(let movie) = self { "/movies/\(movie)/trailer" } else { "" } }
+        }
+
+        enum ReportAPI: Endpoint {
+            case export
+            var base: String { "https://api.example.com" }
+            var path: String { "/reports/export" }
+        }
+
+        struct Receipt: Decodable { let id: Int }
+        struct ReportRow: Decodable, Equatable { let day: String; let views: Int }
+
+        @Test("Uploads: a form with a file part, with progress, and a file")
+        func uploads() async throws {
+            let stubs = StubSession()
+            stubs.register(.post, "/submissions", .json(#"{"id": 1}"#))
+            stubs.register(.put, "/movies/7/poster", .status(204))
+            let client = Article.client(stubs)
+            let directory = try TemporaryDirectory()
+            let trailerURL = directory.file("trailer.mp4")
+            try Data("trailer".utf8).write(to: trailerURL)
+            let fractions = LockedArray<Double>()
+
+            var form = MultipartFormData()
+            form.append("Heat", name: "title")
+            form.append(Data(#"{"year":1995}"#.utf8), name: "meta", contentType: "application/json")
+            form.append(fileAt: trailerURL, name: "trailer", filename: "heat – trailer.mp4", contentType: "video/mp4")
+
+            let receipt: Receipt = try await client.upload(for: MediaAPI.submission(form)) { progress in
+                fractions.append(progress.fractionCompleted ?? 0)
+            }
+            _ = try await client.send(MediaAPI.poster(movie: 7, file: trailerURL), as: Empty.self)
+
+            #expect(receipt.id == 1)
+            #expect(fractions.elements.last == 1)
+            #expect(fractions.elements == fractions.elements.sorted(), "grows only")
+            let sent = try #require(stubs.requests(.post, "/submissions").first)
+            #expect(sent.headers.contentType?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(sent.bodyText?.contains(#"filename="heat – trailer.mp4""#) == true)
+            let poster = try #require(stubs.requests(.put, "/movies/7/poster").first)
+            #expect(poster.headers.contentType == "image/jpeg")
+        }
+
+        @Test("Downloads: to a file, with progress and the response's headers")
+        func download() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/movies/7/trailer", StubResponse(headers: ["ETag": "v1"], body: Data("bytes".utf8)))
+            let client = Article.client(stubs)
+            let trailerURL = try TemporaryDirectory().file("trailer.mp4")
+            let log = ProgressLog()
+
+            let file = try await client.download(for: TrailerAPI.trailer(movie: 7), to: trailerURL) { progress in
+                log.handler(progress)
+            }
+
+            #expect(file.fileURL == trailerURL)
+            #expect(file.byteCount == 5)
+            #expect(file.response.headers["ETag"] == "v1")
+            #expect(try Data(contentsOf: trailerURL) == Data("bytes".utf8))
+            #expect(log.all.last?.completedBytes == 5)
+            #expect(log.isMonotonic)
+        }
+
+        @Test("Large bodies in memory: data(for:progress:) returns the response to decode")
+        func dataInMemory() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/reports/export", .json(#"[{"day":"2026-05-01","views":3}]"#))
+            let client = Article.client(stubs)
+            let log = ProgressLog()
+
+            let report = try await client.data(for: ReportAPI.export) { progress in
+                log.handler(progress)
+            }
+            let rows = try JSONDecoder().decode([ReportRow].self, from: report.body)
+
+            #expect(rows == [ReportRow(day: "2026-05-01", views: 3)])
+            #expect(log.all.last?.completedBytes == Int64(report.body.count))
+        }
+    }
+}
