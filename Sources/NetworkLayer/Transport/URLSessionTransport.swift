@@ -6,7 +6,7 @@ import Foundation
 
 /// The default ``HTTPTransport``: sends over a `URLSession`.
 ///
-/// Every request is a delegate-driven task (see ``SessionEngine``), so the body can be collected,
+/// Every request is a delegate-driven task (on one session per client), so the body can be collected,
 /// written to a file or streamed from the same callbacks, with one idle deadline and one way of
 /// cancelling. The timeout is the library's own, enforced to the millisecond on every platform:
 /// ``TransportRequest/timeout``, else the session's `timeoutIntervalForRequest`.

@@ -62,7 +62,9 @@ extension ArticleTests {
             #expect(patient.maximumAttempts == 5)
             let request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
             let unavailable = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "120"]))
-            #expect(await patient.retry(request, for: unavailable, context: RequestContext()) == .retryAfter(10), "capped at maximumDelay")
+            #expect(
+                await patient.retry(request, for: unavailable, context: RequestContext()) == .doNotRetry,
+                "a Retry-After beyond maximumDelay is not cut short: no retry")
             let badGateway = APIError.unacceptableStatusCode(502, HTTPResponse(statusCode: 502))
             #expect(await patient.retry(request, for: badGateway, context: RequestContext()) == .doNotRetry)
         }
