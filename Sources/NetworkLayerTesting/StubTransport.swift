@@ -5,7 +5,7 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// An ``NetworkLayer/HTTPTransport`` that answers from canned responses in memory, and records what
+/// An `HTTPTransport` that answers from canned responses in memory, and records what
 /// it was sent: the same stubs as ``StubSession``, without `URLSession` or `URLProtocol`, so that it
 /// behaves the same on every platform.
 ///

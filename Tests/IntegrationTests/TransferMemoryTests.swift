@@ -65,6 +65,26 @@ struct TransferMemoryTests {
         #expect(rise < Int64(size) * 13 / 10, "peak rose by \(rise / 1_048_576) MiB for a body of \(size / 1_048_576) MiB")
     }
 
+    @Test("A stream read a chunk every 50 ms for 5 s while 50 MB arrive neither fails nor raises the peak by more than a few MiB")
+    func slowStreamReader() async throws {
+        _ = try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
+        let stopwatch = Stopwatch()
+        let (read, rise): (Int, Int64) = try await PeakMemory.rise {
+            let stream = try await client.stream(for: try FileServer.endpoint("/pattern", query: ["size": 50_000_000]))
+            var iterator = stream.makeAsyncIterator()
+            var read = 0
+            for _ in 0..<100 {
+                guard let chunk = try await iterator.next() else { break }
+                read += chunk.count
+                try await Task.sleep(nanoseconds: 50_000_000)
+            }
+            return read
+        }
+        Self.report("stream of 50 MB read slowly for 5 s", rise, stopwatch.seconds)
+        #expect(read > 0 && read < 50_000_000, "the reader was still behind when it stopped: \(read) bytes read")
+        #expect(rise < 8 * 1024 * 1024, "peak rose by \(rise / 1_048_576) MiB")
+    }
+
     @Test("Uploading a 512 MiB file raises the peak by far less than the body")
     func uploadFile() async throws {
         let directory = try TemporaryDirectory()
