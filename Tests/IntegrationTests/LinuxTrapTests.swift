@@ -59,6 +59,28 @@ struct LinuxTrapTests {
         #expect(echo.url == "\(try HTTPBin.base())/anything")
     }
 
+    @Test("A 200 KB body survives 40 rounds each of 307 and 308, though the server answers before reading it")
+    func largeBodyRedirects() async throws {
+        let body = Data(String(repeating: "0123456789", count: 20_000).utf8)
+        for status in [307, 308] {
+            for _ in 0..<40 {
+                let endpoint = try HTTPBinEndpoint(
+                    "/redirect-to",
+                    method: .put,
+                    task: .requestParametersAndHeaders(urlParameters: ["url": "/anything", "status_code": status], additionalHeaders: [:]),
+                    timeout: 10
+                )
+                var request = try endpoint.urlRequest()
+                request.httpBody = body
+                request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+                let result: Result<Echo, APIError> = await client.fetch(with: request)
+                let echo = try result.get()
+                #expect(echo.data?.utf8.count == body.count)
+                #expect(echo.url == "\(try HTTPBin.base())/anything")
+            }
+        }
+    }
+
     @Test("A POST answered with 302 becomes a GET without a body, and a 307 after it is followed as a GET")
     func postThen302ThenGet() async throws {
         let base = try HTTPBin.base()

@@ -17,6 +17,8 @@
     /// it: authentication challenges and redirects this delegate does not decide go to it.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let handlers = Locked<[Int: SessionTaskHandler]>([:])
+        /// Where the session's tasks are started and cancelled, and challenges and redirects answered.
+        let controlQueue = DispatchQueue(label: "NetworkLayer.transport.control")
         /// The delegate of the session this one stands in for, asked what it would decide.
         private let forwardee: (any URLSessionTaskDelegate)?
 
@@ -79,7 +81,7 @@
             let decide: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { disposition, credential in
                 let safe = isHTTPAuthentication && disposition == .performDefaultHandling ? .cancelAuthenticationChallenge : disposition
                 // Answered off this thread: the answer goes back into the session's work queue.
-                SessionEngine.controlQueue.async { completionHandler(safe, credential) }
+                self.controlQueue.async { completionHandler(safe, credential) }
             }
             guard let forwardee else { return decide(.performDefaultHandling, nil) }
             forwardee.urlSession(session, task: task, didReceive: challenge, completionHandler: decide)
@@ -92,7 +94,7 @@
             newRequest request: URLRequest,
             completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            let decide: @Sendable (URLRequest?) -> Void = { request in SessionEngine.controlQueue.async { completionHandler(request) } }
+            let decide: @Sendable (URLRequest?) -> Void = { request in self.controlQueue.async { completionHandler(request) } }
             // A redirect that turns the request into a GET (POST after 301, 302 or 303) drops the body
             // as HTTP says and is followed; one that keeps the method would be sent with an empty body.
             let current = task.currentRequest ?? task.originalRequest

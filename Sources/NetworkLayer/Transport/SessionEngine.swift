@@ -16,6 +16,14 @@ struct SessionEngine: Sendable {
     let session: URLSession
     #if canImport(FoundationNetworking)
         let delegate: SessionDelegate
+
+        /// Where the session's tasks are started (when others are under way) and cancelled: one
+        /// thread at most per session, since each of those calls waits for the session's work queue.
+        var controlQueue: DispatchQueue { delegate.controlQueue }
+    #else
+        /// Where tasks are started when others are under way, and cancelled.
+        var controlQueue: DispatchQueue { Self.sharedControlQueue }
+        private static let sharedControlQueue = DispatchQueue(label: "NetworkLayer.transport.control", attributes: .concurrent)
     #endif
 
     /// The engine for `session`.
@@ -53,7 +61,7 @@ struct SessionEngine: Sendable {
     /// which many requests at once keep busy, and that wait must not hold a thread of Swift's
     /// cooperative pool; a lone request saves the hop (about 8% of a sequential loopback request).
     func start(isAlone: Bool, _ start: @escaping @Sendable () -> Void) {
-        if isAlone { start() } else { Self.controlQueue.async(execute: start) }
+        if isAlone { start() } else { controlQueue.async(execute: start) }
     }
 
     /// Counts an exchange as under way; returns whether it is the only one.
@@ -70,14 +78,11 @@ struct SessionEngine: Sendable {
     }
 
     /// Cancels `task` on ``controlQueue``: on a callback's thread, or from many threads at once,
-    /// cancelling can deadlock FoundationNetworking; one serial queue also keeps a burst of
-    /// cancellations from taking a thread each.
-    static func cancel(_ task: URLSessionTask) {
+    /// cancelling can deadlock FoundationNetworking; one serial queue per session also keeps a burst
+    /// of cancellations from taking a thread each.
+    func cancel(_ task: URLSessionTask) {
         controlQueue.async { task.cancel() }
     }
-
-    /// Where tasks are started when others are under way, and cancelled: one thread at most.
-    static let controlQueue = DispatchQueue(label: "NetworkLayer.transport.control")
 
     /// The exchanges of the process that have not yet had their outcome.
     private static let exchangesInFlight = Locked(0)

@@ -47,6 +47,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let mode: Mode
+    private let engine: SessionEngine
     private let timeout: UInt64?
     private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
     private let state = Locked(State())
@@ -56,15 +57,16 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     #endif
 
     /// - Parameter timeout: The idle timeout in seconds, `nil` for none.
-    init(mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?) {
+    init(mode: Mode, engine: SessionEngine, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?) {
         self.mode = mode
+        self.engine = engine
         self.timeout = timeout.map { UInt64(($0 * 1_000_000_000).rounded(.up)) }
         self.sendProgress = sendProgress
     }
 
     /// Creates the task for `request` on `session`, starts it, and waits for the outcome: the head
     /// when streaming, everything when collecting. Cancelling the calling task until then ends it.
-    func run(_ request: URLRequest, bodyFile: URL?, isAlone: Bool, on engine: SessionEngine) async -> Result<Outcome, APIError> {
+    func run(_ request: URLRequest, bodyFile: URL?, isAlone: Bool) async -> Result<Outcome, APIError> {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let isEnded = state.withLock { state -> APIError? in
@@ -79,7 +81,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                     continuation.resume(returning: .failure(isEnded))
                     return
                 }
-                engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile, on: engine) }
+                engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile) }
             }
         } onCancel: {
             end(.cancelled)
@@ -87,7 +89,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Creates the task and resumes it, unless the exchange has ended meanwhile.
-    private func start(_ request: URLRequest, bodyFile: URL?, on engine: SessionEngine) {
+    private func start(_ request: URLRequest, bodyFile: URL?) {
         guard case .idle = state.withLock({ $0.phase }) else { return }
         let task = bodyFile.map { engine.session.uploadTask(with: request, fromFile: $0) } ?? engine.session.dataTask(with: request)
         engine.register(self, for: task)
@@ -132,7 +134,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         guard let (task, waiter, writer) = ended else { return }
         waiter?.resume(returning: .failure(reason))
         writer?.finish(throwing: reason)
-        if let task { SessionEngine.cancel(task) }
+        if let task { engine.cancel(task) }
     }
 
     // MARK: Callbacks

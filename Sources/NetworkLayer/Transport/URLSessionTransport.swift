@@ -52,9 +52,9 @@ public struct URLSessionTransport: HTTPTransport {
         var request = request
         var redirects = 0
         while true {
-            let handler = SessionTaskHandler(mode: mode, timeout: timeout, sendProgress: request.sendProgress)
+            let handler = SessionTaskHandler(mode: mode, engine: engine, timeout: timeout, sendProgress: request.sendProgress)
             let isAlone = SessionEngine.begin()
-            let outcome = await handler.run(Self.prepared(request.urlRequest), bodyFile: request.bodyFile, isAlone: isAlone, on: engine)
+            let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
             SessionEngine.done()
             switch outcome {
             case .success(.response(let response, let body)):
@@ -81,11 +81,31 @@ public struct URLSessionTransport: HTTPTransport {
     /// The request as the task gets it: URLSession's own timer set out of the way of the transport's
     /// deadline (FoundationNetworking would cut it to whole seconds, and count time a reader holds
     /// the transfer back).
-    private static func prepared(_ request: URLRequest) -> URLRequest {
-        var request = request
-        request.timeoutInterval = foundationTimeout
-        return request
+    private static func prepared(_ request: TransportRequest) -> URLRequest {
+        var urlRequest = request.urlRequest
+        urlRequest.timeoutInterval = foundationTimeout
+        #if canImport(FoundationNetworking)
+            // A server may answer (a 307, say) before reading a large body; FoundationNetworking then
+            // reuses that connection for the next request, which hangs. Closing it after the answer
+            // costs one connection per large upload.
+            if urlRequest.value(forHTTPHeaderField: "Connection") == nil, bodySize(of: request) >= largeBodySize {
+                urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+            }
+        #endif
+        return urlRequest
     }
+
+    #if canImport(FoundationNetworking)
+        /// The body size from which a request closes its connection after the answer.
+        private static let largeBodySize: Int64 = 64 * 1024
+
+        private static func bodySize(of request: TransportRequest) -> Int64 {
+            if let file = request.bodyFile {
+                return (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.int64Value ?? 0
+            }
+            return Int64(request.urlRequest.httpBody?.count ?? 0)
+        }
+    #endif
 
     /// A week: URLSession's own timer never fires before the transport's.
     private static let foundationTimeout: TimeInterval = 7 * 24 * 60 * 60
