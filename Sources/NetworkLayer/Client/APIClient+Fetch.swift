@@ -49,7 +49,8 @@ extension APIClient {
     /// Sends `request` (with an upload's body beside it) and collects the response in memory: the
     /// path under every call that decodes or returns a whole body.
     func execute(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?) async throws(APIError) -> HTTPResponse {
-        let prepared = try await PreparedBody.prepare(upload, for: request)
+        // Most requests carry no upload: they skip preparing one.
+        let prepared = upload == nil ? PreparedBody.none : try await PreparedBody.prepare(upload, for: request)
         defer { prepared.cleanUp() }
         return try await perform(request, body: prepared, timeout: timeout, delivery: .buffered, response: \.self) {
             received async throws(APIError) in

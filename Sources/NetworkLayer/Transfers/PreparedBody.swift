@@ -111,8 +111,7 @@ struct PreparedBody: Sendable {
 /// one place the rule is applied to a request about to go out.
 /// - Throws: ``APIError/invalidRequest(_:)`` naming the method.
 func checkBodyAllowed(_ request: URLRequest, hasBody: Bool) throws(APIError) {
+    guard hasBody || request.httpBody != nil || request.httpBodyStream != nil else { return }
     let method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-    if hasBody || RedirectPolicy.hasBody(request) || request.httpBody != nil, !method.allowsRequestBody {
-        throw .bodyNotAllowed(method)
-    }
+    if !method.allowsRequestBody { throw .bodyNotAllowed(method) }
 }
