@@ -235,9 +235,11 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         let response = finished.response ?? (task.response as? HTTPURLResponse)
         var failure: APIError?
         if let error {
-            if let challenged = SessionDelegate.challengeResponse(of: task, error: error) {
-                return complete(finished, response: challenged, body: Data())
-            }
+            #if canImport(FoundationNetworking)
+                if let challenged = SessionDelegate.challengeResponse(of: task, error: error) {
+                    return complete(finished, response: challenged, body: Data())
+                }
+            #endif
             failure = APIError(transportError: error)
         } else if response == nil {
             failure = .invalidResponse
