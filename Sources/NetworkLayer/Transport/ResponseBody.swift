@@ -108,12 +108,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     /// Ends the body before its end: the transport stops the transfer and closes its connection.
     public func cancel() {
-        fail(.cancelled)
-    }
-
-    /// Ends the body with `error`, which its reader then gets, and tells the transport to stop.
-    func fail(_ error: APIError) {
-        if case .streamed(let reader) = storage { reader.buffer.terminate(error) }
+        if case .streamed(let reader) = storage { reader.buffer.terminate(.cancelled) }
     }
 
     /// Reads a ``ResponseBody``'s chunks.

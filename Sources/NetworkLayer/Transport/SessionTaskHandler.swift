@@ -160,7 +160,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        guard isRunning(touching: true) else { return }
+        guard touchIfRunning() else { return }
         sendProgress?(totalBytesSent, totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : nil)
     }
 
@@ -271,10 +271,11 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         waiter?.resume(returning: .success(outcome))
     }
 
-    private func isRunning(touching: Bool) -> Bool {
+    /// Counts a callback as activity; returns whether the task is running.
+    private func touchIfRunning() -> Bool {
         state.withLock { state in
             guard case .running = state.phase else { return false }
-            if touching { state.lastActivity = Self.now() }
+            state.lastActivity = Self.now()
             return true
         }
     }
