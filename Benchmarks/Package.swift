@@ -29,6 +29,12 @@ let package = Package(
             ],
             path: "Sources/RequestProfile"
         ),
+        // One large transfer per process, ours or raw, for its peak memory (Benchmarks/scripts/transfer-memory.py).
+        .executableTarget(
+            name: "transfer-memory",
+            dependencies: ["BenchmarkSupport", .product(name: "NetworkLayer", package: "NetworkLayer")],
+            path: "Sources/TransferMemory"
+        ),
     ]
 )
 
