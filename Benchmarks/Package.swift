@@ -4,7 +4,8 @@ import PackageDescription
 /// Benchmarks of NetworkLayer against the raw Foundation baseline, on package-benchmark.
 ///
 /// Every benchmark of the layer has a twin doing the same work with Foundation alone, so the
-/// README can quote ratios measured in one run. Run them all from the repository root with:
+/// Performance article can quote ratios measured in one run. Run them all from the repository
+/// root with:
 ///
 ///     swift package --package-path Benchmarks --disable-sandbox benchmark
 let package = Package(

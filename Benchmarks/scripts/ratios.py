@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads the text output of `swift package benchmark` and prints the median (p50) of every metric of
 every `<name>-ours` benchmark next to its twins (`<name>-raw`, `<name>-decoder`) with the ratio
-ours / twin, as Markdown. Ratios come from one run, so they are what the README quotes.
+ours / twin, as Markdown. Ratios come from one run, so they are what the Performance article quotes.
 
     swift package --package-path Benchmarks --disable-sandbox benchmark --no-progress | tee run.txt
     python3 Benchmarks/scripts/ratios.py run.txt

@@ -17,7 +17,7 @@ import Testing
 /// and a loopback transfer at full speed keeps it busy, delaying other suites' callbacks by seconds
 /// and spoiling their timing checks (and their memory would spoil these figures).
 ///
-/// Set `NETWORKLAYER_PRINT_MEMORY=1` to print the figures (the README quotes them).
+/// Set `NETWORKLAYER_PRINT_MEMORY=1` to print the figures (the Performance article quotes them).
 @Suite(
     "Memory stays flat for large transfers", .fileserver, .largeTransfers,
     .enabled(if: PeakMemory.isAvailable, "needs Linux's /proc/self/clear_refs"), .serialized)

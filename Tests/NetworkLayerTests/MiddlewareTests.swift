@@ -7,35 +7,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Answers a repeated GET from memory when the server says it has not changed: sends the stored
-/// `ETag` as `If-None-Match`, and turns a `304 Not Modified` into the stored response.
-struct ETagCache: Interceptor {
-    private actor Store {
-        var entries: [URL: (etag: String, response: HTTPResponse)] = [:]
-        func entry(for url: URL) -> (etag: String, response: HTTPResponse)? { entries[url] }
-        func store(_ response: HTTPResponse, etag: String, for url: URL) { entries[url] = (etag, response) }
-    }
-
-    private let store = Store()
-
-    func intercept(
-        _ request: URLRequest,
-        context: RequestContext,
-        next: (URLRequest) async throws(APIError) -> TransportResponse
-    ) async throws(APIError) -> TransportResponse {
-        guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return try await next(request) }
-        let cached = await store.entry(for: url)
-        var request = request
-        if let cached { request.setValue(cached.etag, forHTTPHeaderField: "If-None-Match") }
-        let received = try await next(request)
-        if received.head.statusCode == 304, let cached { return TransportResponse(cached.response) }
-        guard received.head.statusCode == 200, let etag = received.head.headers["ETag"] else { return received }
-        let response = try await received.collected()
-        await store.store(response, etag: etag, for: url)
-        return TransportResponse(response)
-    }
-}
-
 /// Sends identical GETs that are in flight at the same time once: the first goes to the transport,
 /// the others wait for its answer.
 struct Deduplicator: Interceptor {
@@ -78,18 +49,9 @@ struct Deduplicator: Interceptor {
 
 @Suite("Interceptors that answer by themselves")
 struct MiddlewareTests {
-    @Test("An ETag cache answers a 304 from memory, after sending If-None-Match")
-    func etagCache() async throws {
-        let stubs = StubTransport()
-        stubs.register(.get, "/items", StubResponse(headers: ["ETag": "\"v1\""], body: Data(#"{"id":1,"title":"Heat"}"#.utf8)))
-        stubs.register(.get, "/items", .status(304))
-        let client = NetworkClient(transport: stubs, interceptors: [ETagCache()])
-        #expect(try await client.send(TestEndpoint(), as: Movie.self) == Movie(id: 1, title: "Heat"))
-        #expect(try await client.send(TestEndpoint(), as: Movie.self) == Movie(id: 1, title: "Heat"))
-        #expect(stubs.requests.map { $0.headers["If-None-Match"] } == [nil, "\"v1\""])
-    }
+    // The ETag cache of ChoosingATransport.md and its test are in ChoosingATransportArticleTests.
 
-    @Test("Without the cache, the same 304 is an unacceptable status")
+    @Test("Without a cache, a 304 is an unacceptable status")
     func withoutCache() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .status(304))

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import NetworkLayerTesting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -7,7 +8,7 @@ import Testing
 #endif
 
 extension ArticleTests {
-    /// The snippet of the article ChoosingATransport.md, run as written.
+    /// The snippets of the article ChoosingATransport.md, run as written.
     @Suite("Article: Choosing a transport")
     struct ChoosingATransportArticleTests {
         typealias MovieAPI = Article.MovieAPI
@@ -26,6 +27,48 @@ extension ArticleTests {
             let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(page.page == 1)
             #expect(page.results.isEmpty)
+        }
+
+        struct ETagCache: Interceptor {
+            private actor Store {
+                var entries: [URL: (etag: String, response: HTTPResponse)] = [:]
+                func entry(for url: URL) -> (etag: String, response: HTTPResponse)? { entries[url] }
+                func store(_ response: HTTPResponse, etag: String, for url: URL) { entries[url] = (etag, response) }
+            }
+
+            private let store = Store()
+
+            func intercept(
+                _ request: URLRequest,
+                context: RequestContext,
+                next: (URLRequest) async throws(APIError) -> TransportResponse
+            ) async throws(APIError) -> TransportResponse {
+                guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return try await next(request) }
+                let cached = await store.entry(for: url)
+                var request = request
+                if let cached { request.setValue(cached.etag, forHTTPHeaderField: "If-None-Match") }
+                let received = try await next(request)
+                if received.head.statusCode == 304, let cached { return TransportResponse(cached.response) }
+                guard received.head.statusCode == 200, let etag = received.head.headers["ETag"] else { return received }
+                let response = try await received.collected()
+                await store.store(response, etag: etag, for: url)
+                return TransportResponse(response)
+            }
+        }
+
+        @Test("The ETag cache answers a 304 from memory, after sending If-None-Match")
+        func etagCache() async throws {
+            let stubs = StubTransport()
+            let body = Data(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#.utf8)
+            stubs.register(.get, "/3/movie/popular", StubResponse(headers: ["ETag": "\"v1\""], body: body))
+            stubs.register(.get, "/3/movie/popular", .status(304))
+            let client = NetworkClient(transport: stubs, interceptors: [ETagCache()])
+
+            for _ in 1...2 {
+                let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+                #expect(page.results.map(\.title) == ["Fight Club"])
+            }
+            #expect(stubs.requests.map { $0.headers["If-None-Match"] } == [nil, "\"v1\""])
         }
     }
 }
