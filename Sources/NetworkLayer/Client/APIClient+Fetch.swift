@@ -34,6 +34,20 @@ extension APIClient {
         try decode(type, from: await response(for: endpoint))
     }
 
+    /// Sends `endpoint` and returns the decoded body together with the response it came from.
+    ///
+    /// The value is decoded as in ``send(_:as:)`` (``Empty``, `Data`, `String` and optionals
+    /// included); the response keeps the status, the headers and the body as received.
+    /// - Parameters:
+    ///   - endpoint: The request to send.
+    ///   - type: The type to decode; inferred from the context by default.
+    /// - Returns: The value with its ``HTTPResponse``.
+    /// - Throws: Any ``APIError``; a status outside ``acceptableStatusCodes`` fails as in ``send(_:as:)``.
+    public func response<T: Decodable>(for endpoint: some Endpoint, as type: T.Type = T.self) async throws(APIError) -> Response<T> {
+        let response = try await response(for: endpoint)
+        return Response(value: try decode(type, from: response), response: response)
+    }
+
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     /// - Throws: Any ``APIError`` but the decoding ones; a status outside ``acceptableStatusCodes`` still fails.
     public func response(for endpoint: some Endpoint) async throws(APIError) -> HTTPResponse {

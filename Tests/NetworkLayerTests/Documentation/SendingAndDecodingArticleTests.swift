@@ -35,6 +35,21 @@ extension ArticleTests {
             #expect(response.text == #"{"page":1,"results":[]}"#)
         }
 
+        @Test("The value with its status and headers")
+        func valueWithHeaders() async throws {
+            let stubs = StubSession()
+            let link = #"</3/movie/popular?page=2>; rel="next""#
+            stubs.register(.get, "/3/movie/popular", StubResponse(headers: ["Link": link], body: Data(#"{"page":1,"results":[]}"#.utf8)))
+            let client = Article.client(stubs)
+
+            let page = try await client.response(for: MovieAPI.popular(page: 1), as: MoviePage.self)
+            print(page.value.results.count, page.statusCode, page.headers["Link"] ?? "no next page")
+
+            #expect(page.value.page == 1)
+            #expect(page.statusCode == 200)
+            #expect(page.headers["Link"] == link)
+        }
+
         @Test("A completion handler runs once; cancelling the handle completes with .cancelled")
         func completionHandler() async {
             let stubs = StubSession()
