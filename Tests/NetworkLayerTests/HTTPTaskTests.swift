@@ -173,10 +173,10 @@ struct HTTPTaskTests {
     @Test("Parameter errors name the key whichever part of the request they are in")
     func parameterErrors() {
         let tasks: [HTTPTask] = [
-            .requestParameters(urlParameters: ["when": Date()]),
-            .requestParameters(bodyParameters: ["when": Date()]),
-            .requestParameters(bodyParameters: ["when": Date()], bodyEncoding: .formURLEncoded),
-            .requestJSONBody(Rating(value: 1, movieID: 1), urlParameters: ["when": Date()]),
+            .requestParameters(urlParameters: Parameters(["when": Date()])),
+            .requestParameters(bodyParameters: Parameters(["when": Date()])),
+            .requestParameters(bodyParameters: Parameters(["when": Date()]), bodyEncoding: .formURLEncoded),
+            .requestJSONBody(Rating(value: 1, movieID: 1), urlParameters: Parameters(["when": Date()])),
         ]
         for task in tasks {
             #expect {

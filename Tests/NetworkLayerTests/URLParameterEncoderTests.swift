@@ -27,10 +27,10 @@ struct URLParameterEncoderTests {
         QueryCase(name: "double", parameters: { ["r": 8.5, "w": 1.0, "t": 1e-7] }, expected: "r=8.5&t=1e-07&w=1.0"),
         QueryCase(name: "float", parameters: { ["f": Float(0.1)] }, expected: "f=0.1"),
         QueryCase(name: "decimal", parameters: { ["d": Decimal(string: "12.50")!] }, expected: "d=12.5"),
-        QueryCase(name: "nil omitted", parameters: { ["a": 1, "b": Int?.none as Any, "c": String?.none as Any] }, expected: "a=1"),
+        QueryCase(name: "nil omitted", parameters: { ["a": 1, "b": Int?.none, "c": String?.none] }, expected: "a=1"),
         QueryCase(
-            name: "optionals unwrapped", parameters: { ["a": Int?.some(3) as Any, "b": Bool?.some(true) as Any] }, expected: "a=3&b=true"),
-        QueryCase(name: "NSNull omitted", parameters: { ["a": NSNull(), "b": "x"] }, expected: "b=x"),
+            name: "optionals unwrapped", parameters: { ["a": Int?.some(3), "b": Bool?.some(true)] }, expected: "a=3&b=true"),
+        QueryCase(name: "NSNull omitted", parameters: { Parameters(["a": NSNull(), "b": "x"]) }, expected: "b=x"),
         QueryCase(name: "array with brackets", parameters: { ["ids": [1, 2, 3]] }, expected: "ids%5B%5D=1&ids%5B%5D=2&ids%5B%5D=3"),
         QueryCase(name: "empty array writes nothing", parameters: { ["ids": [Int](), "a": 1] }, expected: "a=1"),
         QueryCase(
@@ -92,10 +92,10 @@ struct URLParameterEncoderTests {
                 "parameter 'since': Date is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
             )
         ) {
-            try URLParameterEncoder().query(for: ["page": 1, "since": Date(timeIntervalSince1970: 0)])
+            try URLParameterEncoder().query(for: Parameters(["page": 1, "since": Date(timeIntervalSince1970: 0)]))
         }
         #expect {
-            try URLParameterEncoder().query(for: ["filter": ["ids": [1, URL(fileURLWithPath: "/")]]])
+            try URLParameterEncoder().query(for: Parameters(["filter": ["ids": [1, URL(fileURLWithPath: "/")]]]))
         } throws: { error in
             (error as? APIError)?.encodingFailureReason?.hasPrefix("parameter 'filter.ids[1]': URL is not supported") == true
         }

@@ -93,14 +93,14 @@ public enum RequestFixtures {
 /// The request of the building benchmarks as an ``Endpoint``.
 public struct DiscoverEndpoint: Endpoint {
     /// The query parameters, ``RequestFixtures/queryParameters(scale:)``.
-    public let query: [String: Any]
+    public let query: Parameters
     /// The JSON body parameters, ``RequestFixtures/bodyParameters(scale:)``.
-    public let body: [String: Any]
+    public let body: Parameters
 
-    /// The request with its parameters repeated `scale` times.
+    /// The request with its parameters repeated `scale` times, converted to ``Parameters`` once.
     public init(scale: Int = 1) {
-        query = RequestFixtures.queryParameters(scale: scale)
-        body = RequestFixtures.bodyParameters(scale: scale)
+        query = Parameters(RequestFixtures.queryParameters(scale: scale))
+        body = Parameters(RequestFixtures.bodyParameters(scale: scale))
     }
 
     /// ``RequestFixtures/base``.

@@ -37,14 +37,14 @@ extension ParameterEncoder where Self == JSONParameterEncoder {
     public static var json: JSONParameterEncoder { JSONParameterEncoder() }
 }
 
-/// A small JSON writer over ``ParameterValue`` (RFC 8259), so that what can be encoded is
+/// A small JSON writer over ``ParameterKind`` (RFC 8259), so that what can be encoded is
 /// decided by one classification for queries, forms and JSON alike.
 private struct JSONWriter {
     var output: [UInt8] = []
 
     // `keyPath` names a value in errors; it is only called when there is one, so the happy path
     // builds no key path strings.
-    mutating func write(object: [String: Any], keyPath: () -> String) throws(APIError) {
+    mutating func write(object: Parameters, keyPath: () -> String) throws(APIError) {
         output.append(UInt8(ascii: "{"))
         for (index, (key, value)) in object.sortedByKey.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
@@ -61,8 +61,8 @@ private struct JSONWriter {
     }
 
     mutating func write(_ value: Any, keyPath: () -> String) throws(APIError) {
-        guard let kind = ParameterValue(value) else {
-            throw ParameterValue.unsupported(value, at: keyPath())
+        guard let kind = ParameterKind(value) else {
+            throw ParameterKind.unsupported(value, at: keyPath())
         }
         switch kind {
         case .null: output += "null".utf8

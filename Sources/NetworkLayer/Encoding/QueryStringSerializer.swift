@@ -39,8 +39,8 @@ struct QueryStringSerializer {
         keyPath: () -> String,
         to output: inout [UInt8]
     ) throws(APIError) {
-        guard let kind = ParameterValue(value) else {
-            throw ParameterValue.unsupported(value, at: keyPath())
+        guard let kind = ParameterKind(value) else {
+            throw ParameterKind.unsupported(value, at: keyPath())
         }
         switch kind {
         case .null:

@@ -1,15 +1,5 @@
 import Foundation
 
-/// Request parameters as a heterogeneous dictionary, so nested literals need no casts.
-///
-/// Values may be `String`, `Bool`, any integer, `Double`, `Float`, `Decimal`, optionals of
-/// these, and arrays and dictionaries of them, nested to any depth. Anything else fails to
-/// encode with ``APIError/encodingFailed(_:)`` naming the key.
-///
-/// A query or form has no way to write `nil`, an empty array or an empty dictionary, so
-/// those add no pair there (the common convention); a JSON body writes them as `null`, `[]` and `{}`.
-public typealias Parameters = [String: Any]
-
 /// How ``HTTPTask/requestParameters(bodyParameters:bodyEncoding:urlParameters:)`` encodes its body parameters.
 public enum BodyEncoding: Sendable, Hashable {
     /// A JSON object, `Content-Type: application/json`.
@@ -22,7 +12,10 @@ public enum BodyEncoding: Sendable, Hashable {
 ///
 /// A body is only allowed for methods that take one: building a `GET` or `HEAD` request
 /// with a body fails with ``APIError/invalidRequest(_:)`` instead of sending it.
-public enum HTTPTask {
+///
+/// A task is `Sendable`, and so is an endpoint that holds one: ``Parameters`` are, and
+/// ``requestJSONBody(_:urlParameters:)`` takes a `Sendable` value.
+public enum HTTPTask: Sendable {
     /// No parameters and no body.
     case request
 
@@ -45,7 +38,7 @@ public enum HTTPTask {
     )
 
     /// An `Encodable` value as a JSON body, encoded with the client's `JSONEncoder`, and URL parameters in the query.
-    case requestJSONBody(any Encodable, urlParameters: Parameters? = nil)
+    case requestJSONBody(any Encodable & Sendable, urlParameters: Parameters? = nil)
 
     /// Raw bytes as the body, sent with the given `Content-Type` (it replaces one set in the endpoint's headers).
     case requestData(Data, contentType: String)

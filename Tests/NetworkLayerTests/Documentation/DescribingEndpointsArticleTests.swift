@@ -38,6 +38,25 @@ extension ArticleTests {
                 query == "adult=false&filter%5Bgenres%5D%5B%5D=crime&filter%5Bgenres%5D%5B%5D=drama&filter%5Byear%5D=1995&page=2")
         }
 
+        @Test("A run-time dictionary converts, and a value no encoder writes fails naming its key path")
+        func runTimeParameters() throws {
+            let body = Data(#"{"page":2,"adult":false,"filter":{"year":1995,"genres":["crime"]},"cursor":null}"#.utf8)
+
+            let decoded = try JSONSerialization.jsonObject(with: body) as? [String: Any] ?? [:]
+            let parameters = Parameters(decoded)  // numbers, booleans, null and nesting kept
+            let since = Parameters(["filter": ["since": Date()]])
+            #expect {
+                _ = try URLParameterEncoder().query(for: since)
+            } throws: { error in
+                (error as? APIError)?.encodingFailureReason?.hasPrefix(
+                    "parameter 'filter.since': Date is not supported; use String, Bool, an integer, Double, Decimal") == true
+            }
+
+            #expect(
+                try URLParameterEncoder().query(for: parameters)
+                    == "adult=false&filter%5Bgenres%5D%5B%5D=crime&filter%5Byear%5D=1995&page=2")
+        }
+
         @Test("An endpoint picks its array and bool style")
         func encoderOptions() throws {
             #expect(try Lookup().urlRequest().url?.absoluteString == "https://api.example.com/lookup?hd=1&ids=1&ids=2")

@@ -4,30 +4,25 @@ import Foundation
 ///
 /// Classification looks one level deep; encoders recurse into `.array` and `.dictionary`
 /// themselves, so no intermediate tree is built.
-enum ParameterValue {
-    /// `nil` (an empty optional or `NSNull`).
+enum ParameterKind {
+    /// `nil` (an empty optional, or `NSNull` from a run-time dictionary).
     case null
     case bool(Bool)
     /// A finite number, already formatted (`42`, `1.5`, `1e-07`).
     case number(String)
     case string(String)
     case array([Any])
-    case dictionary([String: Any])
+    case dictionary(Parameters)
 
     /// Sorts `value` into a kind, or returns `nil` when no encoder can write it.
     init?(_ value: Any) {
-        // Objective-C numbers (from JSONSerialization, say) first: on Apple platforms an
-        // `NSNumber` holding 1 would otherwise also cast to `Bool`.
-        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
-            self = String(cString: number.objCType) == "c" ? .bool(number.boolValue) : .number(number.stringValue)
-            return
-        }
         switch value {
         case let string as String: self = .string(string)
         case let bool as Bool: self = .bool(bool)
         // Int and Double first: a cast to the concrete type is far cheaper than to `any BinaryInteger`.
         case let integer as Int: self = .number(String(integer))
         case let double as Double where double.isFinite: self = .number(String(describing: double))
+        case let dictionary as Parameters: self = .dictionary(dictionary)
         case let integer as any BinaryInteger: self = .number(String(describing: integer))
         case let double as Double:
             guard double.isFinite else { return nil }
@@ -39,8 +34,9 @@ enum ParameterValue {
             guard !decimal.isNaN else { return nil }
             self = .number(decimal.description)
         case let array as [Any]: self = .array(array)
-        case let dictionary as [String: Any]: self = .dictionary(dictionary)
-        case is NSNull: self = .null
+        case let number as FormattedNumber: self = .number(number.text)
+        case let array as ParameterArray: self = .array(array.elements as [Any])
+        case is NullParameter: self = .null
         case let optional as any OptionalParameter:
             guard let wrapped = optional.wrappedParameter else {
                 self = .null
@@ -53,25 +49,29 @@ enum ParameterValue {
 
     /// The error for a value at `keyPath` that no encoder can write.
     static func unsupported(_ value: Any, at keyPath: String) -> APIError {
-        let reason =
-            switch value {
-            case let double as Double where !double.isFinite: "\(double) is not a finite number"
-            case let float as Float where !float.isFinite: "\(float) is not a finite number"
-            case let decimal as Decimal where decimal.isNaN: "NaN is not a number"
-            default:
-                "\(type(of: value)) is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
-            }
-        return .encodingFailed("parameter '\(keyPath)': \(reason)")
+        .encodingFailed("parameter '\(keyPath)': \(reason(value))")
+    }
+
+    /// Why no encoder can write `value`.
+    static func reason(_ value: Any) -> String {
+        switch value {
+        case let double as Double where !double.isFinite: "\(double) is not a finite number"
+        case let float as Float where !float.isFinite: "\(float) is not a finite number"
+        case let decimal as Decimal where decimal.isNaN: "NaN is not a number"
+        case let unsupported as UnsupportedParameter: unsupported.reason
+        default:
+            "\(type(of: value)) is not supported; use String, Bool, an integer, Double, Decimal, or arrays and dictionaries of them"
+        }
     }
 }
 
 /// Lets classification unwrap an `Optional` hidden inside `Any`.
-private protocol OptionalParameter {
+protocol OptionalParameter {
     var wrappedParameter: Any? { get }
 }
 
 extension Optional: OptionalParameter {
-    fileprivate var wrappedParameter: Any? {
+    var wrappedParameter: Any? {
         switch self {
         case .some(let wrapped): wrapped
         case .none: nil
