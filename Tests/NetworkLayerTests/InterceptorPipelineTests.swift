@@ -175,6 +175,24 @@ struct InterceptorPipelineTests {
         #expect(stubs.requests.isEmpty)
     }
 
+    @Test("An interceptor that sets the request's timeoutInterval sets the attempt's timeout")
+    func adaptedTimeout() async {
+        struct Impatient: Interceptor {
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                var request = request
+                request.timeoutInterval = 0.1
+                return request
+            }
+        }
+        let stubs = StubTransport()
+        stubs.register(.get, "/items", .json("{}", delay: 30))
+        let client = NetworkClient(transport: stubs, interceptors: [Impatient()])
+        let started = Date()
+
+        await #expect(throws: APIError.timedOut) { try await client.send(TestEndpoint(), as: Empty.self) }
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     @Test("The new errors have readable descriptions")
     func errorDescriptions() {
         #expect(

@@ -37,7 +37,8 @@ extension APIClient {
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
         func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
-            let transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: sendProgress)
+            let transportRequest = try body.transportRequest(
+                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: timeout), sendProgress: sendProgress)
             func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
                 var transportRequest = transportRequest
                 transportRequest.urlRequest = request
@@ -80,6 +81,13 @@ extension APIClient {
     /// differs from `URLRequest`'s default of 60 seconds, else `nil` (the transport's).
     static func timeout(of request: URLRequest, setBy endpoint: (any Endpoint)? = nil) -> TimeInterval? {
         endpoint?.timeout ?? (request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval)
+    }
+
+    /// The timeout of an attempt: the adapted request's `timeoutInterval` when an interceptor changed
+    /// it to a positive number of seconds, else `timeout`.
+    static func timeout(of sent: URLRequest, adaptedFrom built: URLRequest, else timeout: TimeInterval?) -> TimeInterval? {
+        let adapted = sent.timeoutInterval
+        return adapted != built.timeoutInterval && adapted.isFinite && adapted > 0 ? adapted : timeout
     }
 
     /// The most of a rejected streamed body kept for its error; the transfer stops there.

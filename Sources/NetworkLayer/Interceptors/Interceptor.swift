@@ -28,6 +28,9 @@ import Foundation
 public protocol Interceptor: Sendable {
     /// Returns the request to send for this attempt; by default `request` unchanged.
     ///
+    /// Setting the request's `timeoutInterval` sets this attempt's timeout, in place of the
+    /// endpoint's or the transport's.
+    ///
     /// Throwing stops the request before anything is sent: an ``APIError`` is passed on as it is,
     /// and any other error becomes ``APIError/adaptationFailed(interceptor:reason:)`` naming this interceptor.
     /// - Parameters:
