@@ -208,7 +208,7 @@ struct InterceptorPipelineTests {
 
 /// The public ways of sending, so one test can run through each.
 enum SendStyle: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case fetch, send, completion, fetchWithRequest, responseForEndpoint, responseForRequest
+    case fetch, send, completion, fetchWithRequest, responseForEndpoint, responseForRequest, decodedResponse, typedRequest
 
     var testDescription: String { rawValue }
 
@@ -229,6 +229,10 @@ enum SendStyle: String, CaseIterable, CustomTestStringConvertible, Sendable {
             _ = try await client.response(for: endpoint)
         case .responseForRequest:
             _ = try await client.response(for: endpoint.urlRequest())
+        case .decodedResponse:
+            _ = try await client.response(for: endpoint, as: Movie.self)
+        case .typedRequest:
+            _ = try await client.send(Request<Movie>(endpoint))
         }
     }
 }

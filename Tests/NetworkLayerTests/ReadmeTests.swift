@@ -50,6 +50,11 @@ enum Readme {
     }
 }
 
+// The quick start's typed request; file-private, since the articles' tests declare one of their own.
+extension Request where Value == Readme.MoviePage {
+    fileprivate static func popular(page: Int) -> Self { Request(Readme.MovieAPI.popular(page: page)) }
+}
+
 /// A slow route, so that cancelling its handle always wins the race.
 private struct TopRated: Endpoint {
     var base: String { "https://api.themoviedb.org/3" }
@@ -61,18 +66,21 @@ struct ReadmeTests {
     typealias MovieAPI = Readme.MovieAPI
     typealias MoviePage = Readme.MoviePage
 
-    @Test("Quick start: fetch a page and rate a movie")
+    @Test("Quick start: fetch a page with as:, send a typed request, rate a movie")
     func quickStart() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#))
         stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
         let client = Readme.MovieClient(session: stubs.session)
 
-        let page: Result<MoviePage, APIError> = await client.fetch(MovieAPI.popular(page: 1))
-        #expect(try page.get().results.map(\.title) == ["Fight Club"])
+        let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)  // Result<MoviePage, APIError>
+        #expect(try result.get().results.map(\.title) == ["Fight Club"])
+        let page = try await client.send(.popular(page: 1))  // a MoviePage; throws APIError
+        #expect(page.results.map(\.title) == ["Fight Club"])
         _ = try await client.send(MovieAPI.rate(id: 550, value: 8.5), as: Empty.self)
         #expect(
             stubs.requests.map(\.url.absoluteString) == [
+                "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1",
                 "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1",
                 "https://api.themoviedb.org/3/movie/550/rating",
             ])

@@ -28,7 +28,7 @@ struct RequestBuildingTests {
         ]
     )
     func request(call: MovieAPI, method: String, path: String, query: String) throws {
-        let request = try TMDBEndpoint(call, environment: .production, apiKey: "KEY").urlRequest(encoder: encoder)
+        let request = try TMDBSigner(environment: .production, apiKey: "KEY").signed(call.urlRequest(encoder: encoder))
         let url = try #require(request.url)
 
         #expect(request.httpMethod == method)
@@ -40,7 +40,8 @@ struct RequestBuildingTests {
 
     @Test("rate sends {\"value\":8.5} as application/json")
     func rateBody() throws {
-        let request = try TMDBEndpoint(.rate(id: 550, value: 8.5), environment: .production, apiKey: "KEY").urlRequest(encoder: encoder)
+        let request = try TMDBSigner(environment: .production, apiKey: "KEY").signed(
+            MovieAPI.rate(id: 550, value: 8.5).urlRequest(encoder: encoder))
 
         #expect(request.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"value":8.5}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
@@ -48,9 +49,10 @@ struct RequestBuildingTests {
 
     @Test("Environments pick the base URL; a key with reserved characters is escaped")
     func environments() throws {
-        let staging = try TMDBEndpoint(.details(id: 1), environment: .staging, apiKey: "a+b/c").urlRequest(encoder: encoder)
-        let local = TMDBEndpoint(.details(id: 1), environment: .custom("http://127.0.0.1:8080/3"), apiKey: "k")
-        let custom = try local.urlRequest(encoder: encoder)
+        let details = try MovieAPI.details(id: 1).urlRequest(encoder: encoder)
+        let staging = try TMDBSigner(environment: .staging, apiKey: "a+b/c").signed(details)
+        let local = TMDBSigner(environment: .custom("http://127.0.0.1:8080/3"), apiKey: "k")
+        let custom = try local.signed(details)
 
         #expect(staging.url?.absoluteString == "https://api.staging.themoviedb.example/3/movie/1?api_key=a%2Bb%2Fc")
         #expect(custom.url?.absoluteString == "http://127.0.0.1:8080/3/movie/1?api_key=k")

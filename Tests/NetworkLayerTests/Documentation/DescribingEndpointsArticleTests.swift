@@ -30,6 +30,23 @@ extension ArticleTests {
             #expect(request.url?.absoluteString == "https://api.example.com/3/search/movie?lang=en&page=1&query=Heat%201995")
         }
 
+        @Test("A typed request from its parts builds the request it describes")
+        func typedRequestFromParts() throws {
+            typealias Movie = Article.Movie
+            typealias Rating = Article.Rating
+
+            let movie = Request<Movie>(base: "https://api.themoviedb.org/3", path: "/movie/550")
+            let rating = Request<Empty>(
+                base: "https://api.themoviedb.org/3", path: "/movie/550/rating", method: .post,
+                task: .requestJSONBody(Rating(value: 8.5)))
+
+            #expect(try movie.urlRequest().url?.absoluteString == "https://api.themoviedb.org/3/movie/550")
+            let rate = try rating.urlRequest()
+            #expect(rate.httpMethod == "POST")
+            #expect(rate.url?.absoluteString == "https://api.themoviedb.org/3/movie/550/rating")
+            #expect(rate.httpBody == Data(#"{"value":8.5}"#.utf8))
+        }
+
         @Test("Nested parameter literals encode into the query shown")
         func nestedParameters() throws {
             let parameters: Parameters = ["page": 2, "filter": ["year": 1995, "genres": ["crime", "drama"]], "adult": false]

@@ -7,6 +7,11 @@ import Testing
     import FoundationNetworking
 #endif
 
+// GettingStarted.md: "Give each call its response type"; file-private, since the README's test declares one too.
+extension Request where Value == Article.MoviePage {
+    fileprivate static func popular(page: Int) -> Self { Request(Article.MovieAPI.popular(page: page)) }
+}
+
 extension ArticleTests {
     /// The snippets of the article GettingStarted.md, compiled and run against stubs.
     @Suite("Article: Getting started")
@@ -47,13 +52,25 @@ extension ArticleTests {
 
             var printed: [String] = []
             for _ in 1...2 {
-                let page: Result<MoviePage, APIError> = await client.fetch(MovieAPI.popular(page: 1))
-                switch page {
+                let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)  // Result<MoviePage, APIError>
+                switch result {
                 case .success(let page): printed.append("\(page.results.map(\.title))")
                 case .failure(let error): printed.append("\(error)")
                 }
             }
             #expect(printed == [#"["Fight Club"]"#, #"The server answered 401 Unauthorized: {"status_message":"Invalid API key"}"#])
+        }
+
+        @Test("Give each call its response type: send infers it from the typed request")
+        func typedRequest() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#))
+            let client = Article.client(stubs)
+
+            let page = try await client.send(.popular(page: 1))  // a MoviePage; throws APIError
+
+            #expect(page.results.map(\.title) == ["Fight Club"])
+            #expect(stubs.requests.first?.url.absoluteString == "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1")
         }
 
         @Test("A client of your own needs only a session; makeSession is tuned for APIs")

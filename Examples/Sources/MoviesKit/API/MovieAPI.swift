@@ -4,8 +4,8 @@ import NetworkLayer
 /// The TMDB v3 calls this app makes: one case per call, each knowing its path, method and parameters.
 ///
 /// On its own a case is a complete ``Endpoint`` for the production API without a key, which is
-/// what request-building tests look at. ``MovieClient`` sends it through ``TMDBEndpoint``, which
-/// swaps in the client's environment and adds its `api_key`.
+/// what request-building tests look at. Each has a typed ``Request`` beside it (`MovieRequests.swift`),
+/// and ``MovieClient``'s ``TMDBSigner`` aims it at the client's environment and adds its `api_key`.
 public enum MovieAPI: Endpoint, Sendable, Equatable {
     /// `GET /movie/popular`: the most popular movies, one page at a time.
     case popular(page: Int)
@@ -24,7 +24,7 @@ public enum MovieAPI: Endpoint, Sendable, Equatable {
     /// `POST /movie/{id}/rating` with the JSON body `{"value": 8.5}`.
     case rate(id: Int, value: Double)
 
-    /// The production API; ``TMDBEndpoint`` replaces it with the client's environment.
+    /// The production API; ``TMDBSigner`` replaces it with the client's environment.
     public var base: String { APIEnvironment.production.baseURL }
 
     /// The path below the base URL, for example `/movie/550/videos`.

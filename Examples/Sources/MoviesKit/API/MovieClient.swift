@@ -5,11 +5,15 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A TMDB client: an ``APIClient`` with an environment and an API key, and one typed method per call.
+/// A TMDB client: an ``APIClient`` with an environment, an API key and a timeout, which its
+/// ``TMDBSigner`` puts on every request.
+///
+/// Each call is a typed ``Request`` (see `MovieRequests.swift`), so the client needs no method per
+/// call and the response type is inferred:
 ///
 /// ```swift
-/// let client = MovieClient(environment: .production, apiKey: key)
-/// let page = try await client.popular(page: 1)
+/// let client = MovieClient(session: session, environment: .production, apiKey: key)
+/// let page = try await client.send(.popular(page: 1))   // a MoviePage
 /// ```
 ///
 /// Create one and keep it: it sends everything through one `URLSession`.
@@ -48,48 +52,11 @@ public struct MovieClient: APIClient {
         return configuration
     }
 
-    /// The endpoint that sends `route` to this client's environment with its key and timeout.
-    public func endpoint(_ route: MovieAPI) -> TMDBEndpoint {
-        TMDBEndpoint(route, environment: environment, apiKey: apiKey, timeout: timeout)
+    /// Aims each request at ``environment`` with ``apiKey`` and ``timeout``.
+    public var signer: TMDBSigner {
+        TMDBSigner(environment: environment, apiKey: apiKey, timeout: timeout)
     }
 
-    /// One page of popular movies.
-    public func popular(page: Int = 1) async throws(APIError) -> MoviePage {
-        try await send(endpoint(.popular(page: page)))
-    }
-
-    /// One page of the movies in theatres now.
-    public func nowPlaying(page: Int = 1) async throws(APIError) -> MoviePage {
-        try await send(endpoint(.nowPlaying(page: page)))
-    }
-
-    /// One page of the best-rated movies.
-    public func topRated(page: Int = 1) async throws(APIError) -> MoviePage {
-        try await send(endpoint(.topRated(page: page)))
-    }
-
-    /// The details of the movie with TMDB id `id`.
-    public func details(id: Int) async throws(APIError) -> MovieDetails {
-        try await send(endpoint(.details(id: id)))
-    }
-
-    /// Movies recommended for fans of the movie `id`.
-    public func recommendations(id: Int) async throws(APIError) -> MoviePage {
-        try await send(endpoint(.recommendations(id: id)))
-    }
-
-    /// The trailers, teasers and clips of the movie `id`.
-    public func videos(id: Int) async throws(APIError) -> VideoList {
-        try await send(endpoint(.videos(id: id)))
-    }
-
-    /// One page of movies whose title matches `query`.
-    public func search(query: String, page: Int = 1) async throws(APIError) -> MoviePage {
-        try await send(endpoint(.search(query: query, page: page)))
-    }
-
-    /// Rates the movie `id`; TMDB answers with a status object.
-    public func rate(id: Int, value: Double) async throws(APIError) -> TMDBStatus {
-        try await send(endpoint(.rate(id: id, value: value)))
-    }
+    /// The ``signer``, which adapts every attempt.
+    public var interceptors: [any Interceptor] { [signer] }
 }

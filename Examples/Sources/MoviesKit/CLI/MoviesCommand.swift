@@ -97,21 +97,21 @@ public struct MoviesCommand: Sendable {
     private func render(_ call: MovieAPI, with client: MovieClient) async throws -> [String] {
         switch call {
         case .popular(let page):
-            try lines(for: try await client.popular(page: page), title: "Popular movies")
+            try lines(for: try await client.send(.popular(page: page)), title: "Popular movies")
         case .nowPlaying(let page):
-            try lines(for: try await client.nowPlaying(page: page), title: "Now playing")
+            try lines(for: try await client.send(.nowPlaying(page: page)), title: "Now playing")
         case .topRated(let page):
-            try lines(for: try await client.topRated(page: page), title: "Top rated")
+            try lines(for: try await client.send(.topRated(page: page)), title: "Top rated")
         case .details(let id):
-            MovieFormatter.lines(for: try await client.details(id: id))
+            MovieFormatter.lines(for: try await client.send(.details(id: id)))
         case .recommendations(let id):
-            try lines(for: try await client.recommendations(id: id), title: "Recommendations for movie \(id)")
+            try lines(for: try await client.send(.recommendations(id: id)), title: "Recommendations for movie \(id)")
         case .videos(let id):
-            MovieFormatter.lines(for: try await client.videos(id: id))
+            MovieFormatter.lines(for: try await client.send(.videos(id: id)))
         case .search(let query, let page):
-            try lines(for: try await client.search(query: query, page: page), title: "Search results for “\(query)”")
+            try lines(for: try await client.send(.search(query: query, page: page)), title: "Search results for “\(query)”")
         case .rate(let id, let value):
-            [MovieFormatter.line(forRating: value, movieID: id, status: try await client.rate(id: id, value: value))]
+            [MovieFormatter.line(forRating: value, movieID: id, status: try await client.send(.rate(id: id, value: value)))]
         }
     }
 

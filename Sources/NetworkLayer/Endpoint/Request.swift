@@ -1,0 +1,81 @@
+import Foundation
+
+/// An endpoint that carries the type its response decodes as, so that ``APIClient/send(_:)``,
+/// ``APIClient/fetch(_:)`` and ``APIClient/response(for:)-(Request<Value>)`` infer it.
+///
+/// Keep describing the API as an enum, and give each call its response type with a static
+/// factory; the call site then names neither the enum nor the type:
+///
+/// ```swift
+/// extension Request where Value == MoviePage {
+///     static func popular(page: Int) -> Self { Request(MovieAPI.popular(page: page)) }
+/// }
+///
+/// let page = try await client.send(.popular(page: 1))   // a MoviePage
+/// ```
+///
+/// A request can also be described on its own, without an enum:
+/// `Request<Movie>(base: "https://api.themoviedb.org/3", path: "/movie/550")`.
+public struct Request<Value: Decodable>: Endpoint, Sendable {
+    /// The absolute base URL; see ``Endpoint/base``.
+    public var base: String
+    /// The path appended to ``base``; see ``Endpoint/path``.
+    public var path: String
+    /// The HTTP method; `.get` unless given.
+    public var method: HTTPMethod
+    /// Headers sent with the request; none unless given.
+    public var headers: HTTPHeaders
+    /// The parameters and body; `.request` (none) unless given.
+    public var task: HTTPTask
+    /// The idle timeout in seconds; `nil` (the transport's) unless given.
+    public var timeout: TimeInterval?
+    /// How URL parameters are written into the query; `URLParameterEncoder()` unless given.
+    public var urlParameterEncoder: URLParameterEncoder
+    /// How form bodies are written; `FormParameterEncoder()` unless given.
+    public var formParameterEncoder: FormParameterEncoder
+
+    /// Describes a request from its parts.
+    /// - Parameters:
+    ///   - base: The absolute base URL, for example `"https://api.themoviedb.org/3"`.
+    ///   - path: The path appended to `base`, unescaped.
+    ///   - method: The HTTP method; `.get` by default.
+    ///   - headers: Headers sent with the request; none by default.
+    ///   - task: The parameters and body; `.request` (none) by default.
+    ///   - timeout: The idle timeout in seconds; `nil` (the transport's) by default.
+    ///   - type: The type the response decodes as; inferred from the context by default.
+    public init(
+        base: String,
+        path: String,
+        method: HTTPMethod = .get,
+        headers: HTTPHeaders = [:],
+        task: HTTPTask = .request,
+        timeout: TimeInterval? = nil,
+        as type: Value.Type = Value.self
+    ) {
+        self.base = base
+        self.path = path
+        self.method = method
+        self.headers = headers
+        self.task = task
+        self.timeout = timeout
+        urlParameterEncoder = URLParameterEncoder()
+        formParameterEncoder = FormParameterEncoder()
+    }
+
+    /// The request `endpoint` describes, with its response decoded as `Value`.
+    ///
+    /// Every property of the endpoint is read once, here, and kept.
+    /// - Parameters:
+    ///   - endpoint: The call, for example a case of your API's enum.
+    ///   - type: The type the response decodes as; inferred from the context by default.
+    public init(_ endpoint: some Endpoint, as type: Value.Type = Value.self) {
+        base = endpoint.base
+        path = endpoint.path
+        method = endpoint.method
+        headers = endpoint.headers
+        task = endpoint.task
+        timeout = endpoint.timeout
+        urlParameterEncoder = endpoint.urlParameterEncoder
+        formParameterEncoder = endpoint.formParameterEncoder
+    }
+}
