@@ -20,15 +20,13 @@ extension APIClient {
         as type: T.Type = T.self,
         completion: @escaping @Sendable (Result<T, APIError>) -> Void
     ) -> RequestHandle {
-        // The endpoint need not be Sendable, so the request is built here, before any hop.
-        let request = Result { () throws(APIError) in try endpoint.urlRequest(encoder: encoder) }
-        let upload = endpoint.task.uploadBody
-        let timeout = (try? request.get()).flatMap { Self.timeout(of: $0, setBy: endpoint) }
+        // The endpoint need not be Sendable, so the call is built here, before any hop.
+        let call = Result { () throws(APIError) in try makeCall(for: endpoint) }
         let queue = callbackQueue
         return RequestHandle(
             operation: {
-                switch request {
-                case .success(let request): await fetch(request, upload: upload, timeout: timeout, as: type)
+                switch call {
+                case .success(let call): await fetch(call, as: type)
                 case .failure(let error): .failure(error)
                 }
             },

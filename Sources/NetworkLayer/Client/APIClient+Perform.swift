@@ -14,20 +14,18 @@ enum BodyDelivery {
 
 extension APIClient {
     /// The one path of every call: each attempt adapted, sent through the interceptors' chain to the
-    /// ``transport``, its status checked against ``acceptableStatusCodes``, and its response handed
-    /// to `consume`; retried as the interceptors decide. Without interceptors it is one attempt.
+    /// ``transport``, its status checked against the call's acceptable status codes, and its response
+    /// handed to `consume`; retried as the interceptors decide. Without interceptors it is one attempt.
     /// - Parameters:
-    ///   - request: The request as built.
+    ///   - call: The request as built, with its timeout and acceptable status codes.
     ///   - body: A body that goes beside the request (an upload's), prepared.
-    ///   - timeout: The idle timeout, `nil` for the transport's.
     ///   - delivery: Whether the transport collects the body or streams it.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
     func perform<Value>(
-        _ request: URLRequest,
+        _ call: Call,
         body: PreparedBody = .none,
-        timeout: TimeInterval?,
         delivery: BodyDelivery,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
         response: (Value) -> HTTPResponse,
@@ -36,9 +34,10 @@ extension APIClient {
         let interceptors = interceptors
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
+        let request = call.request
         func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
             let transportRequest = try body.transportRequest(
-                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: timeout), sendProgress: sendProgress)
+                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: sendProgress)
             func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
                 var transportRequest = transportRequest
                 transportRequest.urlRequest = request
@@ -55,7 +54,7 @@ extension APIClient {
                 } else {
                     try await terminal(outgoing)
                 }
-            try await validate(received, delivery: delivery)
+            try await validate(received, accepting: call.acceptableStatusCodes, delivery: delivery)
             return try await consume(received)
         }
         // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
@@ -65,10 +64,10 @@ extension APIClient {
         }
     }
 
-    /// Fails a response whose status is not in ``acceptableStatusCodes``, with its body (a streamed
-    /// one up to 64 KiB, the rest left unread).
-    private func validate(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
-        guard !acceptableStatusCodes.contains(received.head.statusCode) else { return }
+    /// Fails a response whose status is not in `acceptable`, with its body (a streamed one up to
+    /// 64 KiB, the rest left unread).
+    private func validate(_ received: TransportResponse, accepting acceptable: Set<Int>, delivery: BodyDelivery) async throws(APIError) {
+        guard !acceptable.contains(received.head.statusCode) else { return }
         let body =
             switch delivery {
             case .buffered: try await received.body.collect()

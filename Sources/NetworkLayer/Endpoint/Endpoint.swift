@@ -37,6 +37,12 @@ public protocol Endpoint {
     var urlParameterEncoder: URLParameterEncoder { get }
     /// How form bodies are written; `FormParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var formParameterEncoder: FormParameterEncoder { get }
+    /// The status codes that count as success for this endpoint, for an API that answers one call
+    /// with a `404` it means; `nil` (the default) uses the client's ``APIClient/acceptableStatusCodes``.
+    var acceptableStatusCodes: Set<Int>? { get }
+    /// Decodes this endpoint's responses, for one call whose dates or keys differ from the rest of the
+    /// API; `nil` (the default) uses the client's ``APIClient/decoder``.
+    var decoder: JSONDecoder? { get }
 }
 
 extension Endpoint {
@@ -52,4 +58,8 @@ extension Endpoint {
     public var urlParameterEncoder: URLParameterEncoder { URLParameterEncoder() }
     /// `key[]=v` arrays and `true`/`false` bools.
     public var formParameterEncoder: FormParameterEncoder { FormParameterEncoder() }
+    /// `nil`: the client's acceptable status codes apply.
+    public var acceptableStatusCodes: Set<Int>? { nil }
+    /// `nil`: the client's decoder applies.
+    public var decoder: JSONDecoder? { nil }
 }

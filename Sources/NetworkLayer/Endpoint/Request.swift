@@ -33,6 +33,10 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var urlParameterEncoder: URLParameterEncoder
     /// How form bodies are written; `FormParameterEncoder()` unless given.
     public var formParameterEncoder: FormParameterEncoder
+    /// The status codes that count as success; `nil` (the client's) unless given.
+    public var acceptableStatusCodes: Set<Int>?
+    /// Decodes the response; `nil` (the client's decoder) unless given.
+    public var decoder: JSONDecoder?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -77,5 +81,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         timeout = endpoint.timeout
         urlParameterEncoder = endpoint.urlParameterEncoder
         formParameterEncoder = endpoint.formParameterEncoder
+        acceptableStatusCodes = endpoint.acceptableStatusCodes
+        decoder = endpoint.decoder
     }
 }

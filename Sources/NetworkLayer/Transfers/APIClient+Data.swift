@@ -24,13 +24,11 @@ extension APIClient {
         for endpoint: some Endpoint,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> HTTPResponse {
-        let request = try endpoint.urlRequest(encoder: encoder)
-        let prepared = try await PreparedBody.prepare(endpoint.task.uploadBody, for: request)
+        let call = try makeCall(for: endpoint)
+        let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(progress)
-        return try await perform(
-            request, body: prepared, timeout: Self.timeout(of: request, setBy: endpoint), delivery: .streamed, response: \.self
-        ) { received async throws(APIError) in
+        return try await perform(call, body: prepared, delivery: .streamed, response: \.self) { received async throws(APIError) in
             let expected = received.head.expectedContentLength
             progress.report(0, of: expected)
             let collected = Locked(Data())

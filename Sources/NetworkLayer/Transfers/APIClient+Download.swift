@@ -34,10 +34,7 @@ extension APIClient {
         to destination: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> DownloadedFile {
-        let request = try endpoint.urlRequest(encoder: encoder)
-        return try await download(
-            request, upload: endpoint.task.uploadBody, timeout: Self.timeout(of: request, setBy: endpoint), to: destination,
-            progress: progress)
+        try await download(try makeCall(for: endpoint), to: destination, progress: progress)
     }
 
     /// Sends a request you built yourself and writes the response body to a file, like
@@ -47,21 +44,19 @@ extension APIClient {
         to destination: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> DownloadedFile {
-        try await download(request, upload: nil, timeout: Self.timeout(of: request), to: destination, progress: progress)
+        try await download(makeCall(for: request), to: destination, progress: progress)
     }
 
     private func download(
-        _ request: URLRequest,
-        upload: UploadBody?,
-        timeout: TimeInterval?,
+        _ call: Call,
         to destination: URL?,
         progress handler: (@Sendable (TransferProgress) -> Void)?
     ) async throws(APIError) -> DownloadedFile {
         try DownloadFile.prepareDirectory(for: destination)
-        let prepared = try await PreparedBody.prepare(upload, for: request)
+        let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        return try await perform(request, body: prepared, timeout: timeout, delivery: .streamed, response: \.response) {
+        return try await perform(call, body: prepared, delivery: .streamed, response: \.response) {
             received async throws(APIError) in
             let file = try DownloadFile(destination: destination)
             let expected = received.head.expectedContentLength

@@ -32,9 +32,7 @@ extension APIClient {
         for endpoint: some Endpoint,
         bufferLimit: Int = ResponseStream.defaultBufferLimit
     ) async throws(APIError) -> ResponseStream {
-        let request = try endpoint.urlRequest(encoder: encoder)
-        return try await stream(
-            request, upload: endpoint.task.uploadBody, timeout: Self.timeout(of: request, setBy: endpoint), bufferLimit: bufferLimit)
+        try await stream(try makeCall(for: endpoint), bufferLimit: bufferLimit)
     }
 
     /// Sends a request you built yourself and returns its body as a ``ResponseStream``, like
@@ -43,18 +41,15 @@ extension APIClient {
         for request: URLRequest,
         bufferLimit: Int = ResponseStream.defaultBufferLimit
     ) async throws(APIError) -> ResponseStream {
-        try await stream(request, upload: nil, timeout: Self.timeout(of: request), bufferLimit: bufferLimit)
+        try await stream(makeCall(for: request), bufferLimit: bufferLimit)
     }
 
-    private func stream(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, bufferLimit: Int) async throws(APIError)
-        -> ResponseStream
-    {
-        let prepared = try await PreparedBody.prepare(upload, for: request)
+    private func stream(_ call: Call, bufferLimit: Int) async throws(APIError) -> ResponseStream {
+        let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
         // Once the head is in, the body has been sent (an open file outlives its name).
         defer { prepared.cleanUp() }
-        let decoder = decoder
-        return try await perform(request, body: prepared, timeout: timeout, delivery: .streamed, response: \.response) { received in
-            ResponseStream(response: received.head, body: received.body, decoder: decoder, bufferLimit: bufferLimit)
+        return try await perform(call, body: prepared, delivery: .streamed, response: \.response) { received in
+            ResponseStream(response: received.head, body: received.body, decoder: call.decoder, bufferLimit: bufferLimit)
         }
     }
 }

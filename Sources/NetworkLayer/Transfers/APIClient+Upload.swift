@@ -25,15 +25,15 @@ extension APIClient {
         as type: T.Type = T.self,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> T {
-        var request = try endpoint.urlRequest(encoder: encoder)
-        let body = endpoint.task.uploadBody ?? request.httpBody.map(UploadBody.data)
-        request.httpBody = nil
-        let prepared = try await PreparedBody.prepare(body, for: request)
+        var call = try makeCall(for: endpoint)
+        let body = call.upload ?? call.request.httpBody.map(UploadBody.data)
+        call.request.httpBody = nil
+        let prepared = try await PreparedBody.prepare(body, for: call.request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(progress)
         let size = prepared.size
         let response = try await perform(
-            request, body: prepared, timeout: Self.timeout(of: request, setBy: endpoint), delivery: .buffered,
+            call, body: prepared, delivery: .buffered,
             sendProgress: { sent, expected in progress.report(sent, of: expected ?? size) }, response: \.self
         ) { received async throws(APIError) in
             let response = try await received.collected()
@@ -41,6 +41,6 @@ extension APIClient {
             await progress.delivered()
             return response
         }
-        return try decode(type, from: response)
+        return try decode(type, from: response, for: call)
     }
 }

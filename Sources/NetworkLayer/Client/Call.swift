@@ -1,0 +1,47 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request as built, with what sending it takes besides: the upload that goes beside it, its
+/// timeout, the statuses it accepts and the decoder of its body. Every verb starts from one.
+struct Call: Sendable {
+    /// The request, with its body when the body is in memory.
+    var request: URLRequest
+    /// A body streamed beside the request (a file or a form), or `nil`.
+    var upload: UploadBody?
+    /// The idle timeout, or `nil` for the transport's.
+    var timeout: TimeInterval?
+    /// The statuses that count as success: the endpoint's, else the client's.
+    var acceptableStatusCodes: Set<Int>
+    /// Decodes the body: the endpoint's, else the client's.
+    var decoder: JSONDecoder
+}
+
+extension APIClient {
+    /// The call `endpoint` describes: built with ``encoder``, with the endpoint's overrides and this
+    /// client's defaults for the rest.
+    func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
+        let request = try endpoint.urlRequest(encoder: encoder)
+        return Call(
+            request: request,
+            upload: endpoint.task.uploadBody,
+            timeout: Self.timeout(of: request, setBy: endpoint),
+            acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
+            decoder: endpoint.decoder ?? decoder
+        )
+    }
+
+    /// The call of a request built by hand, with this client's defaults.
+    func makeCall(for request: URLRequest) -> Call {
+        Call(
+            request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
+            decoder: decoder)
+    }
+
+    /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.
+    func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, for call: Call) throws(APIError) -> T {
+        try ResponseDecoding.decode(type, from: response.body, using: call.decoder)
+    }
+}
