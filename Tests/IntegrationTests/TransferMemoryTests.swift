@@ -51,11 +51,11 @@ struct TransferMemoryTests {
     @Test("Reading 200 MB into memory with data(for:) peaks at little more than the body, not twice it")
     func dataInMemory() async throws {
         let size = 200_000_000
-        _ = try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
+        _ = try await client.response(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
         let stopwatch = Stopwatch()
         let log = Locked<[TransferProgress]>([])
         let (response, rise) = try await PeakMemory.rise {
-            try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": size])) { progress in
+            try await client.response(for: try FileServer.endpoint("/pattern", query: ["size": size])) { progress in
                 log.withLock { $0.append(progress) }
             }
         }
@@ -67,7 +67,7 @@ struct TransferMemoryTests {
 
     @Test("A stream read a chunk every 50 ms for 5 s while 50 MB arrive neither fails nor raises the peak by more than a few MiB")
     func slowStreamReader() async throws {
-        _ = try await client.data(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
+        _ = try await client.response(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
         let stopwatch = Stopwatch()
         let (read, rise): (Int, Int64) = try await PeakMemory.rise {
             let stream = try await client.stream(for: try FileServer.endpoint("/pattern", query: ["size": 50_000_000]))

@@ -21,7 +21,7 @@ import Testing
                 task: .requestJSONBody(["title": "Heat"], urlParameters: ["url": "/anything", "status_code": status]))
             switch style {
             case .data:
-                return try JSONDecoder().decode(Echo.self, from: try await client.data(for: endpoint).body)
+                return try JSONDecoder().decode(Echo.self, from: try await client.response(for: endpoint).body)
             case .download:
                 let file = try await client.download(for: endpoint)
                 defer { try? FileManager.default.removeItem(at: file.fileURL) }

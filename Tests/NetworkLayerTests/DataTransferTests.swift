@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("data(for:): bodies collected in memory as they arrive")
+@Suite("response(for:progress:): bodies collected in memory as they arrive")
 struct DataTransferTests {
     @Test("The body arrives whole, in order, with progress against the Content-Length ending at 100 %")
     func collectsBody() async throws {
@@ -20,7 +20,7 @@ struct DataTransferTests {
                 [body.prefix(50_000), body.dropFirst(50_000).prefix(70_000), body.dropFirst(120_000)],
                 headers: ["ETag": "v7", "Content-Length": "200000"]))
         let log = ProgressLog()
-        let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
+        let response = try await stubbed.client.response(for: TestEndpoint(), progress: log.handler)
         #expect(response.body == body)
         #expect(response.statusCode == 200)
         #expect(response.headers["ETag"] == "v7")
@@ -38,7 +38,7 @@ struct DataTransferTests {
         stubs.register(.get, "/items", .text("ok"))
         let log = ProgressLog()
         let retrier = ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }
-        let response = try await client(stubs, [retrier]).data(for: TestEndpoint(), progress: log.handler)
+        let response = try await client(stubs, [retrier]).response(for: TestEndpoint(), progress: log.handler)
         #expect(response.text == "ok")
         #expect(log.all.allSatisfy { $0.completedBytes <= 2 }, "the 503's 5,000 bytes were never reported")
         #expect(log.all.last == TransferProgress(completedBytes: 2, expectedBytes: 2))
@@ -49,7 +49,7 @@ struct DataTransferTests {
         let stubbed = StubbedClient()
         stubbed.stubs.register(.get, "/items", .status(204))
         let log = ProgressLog()
-        let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
+        let response = try await stubbed.client.response(for: TestEndpoint(), progress: log.handler)
         #expect(response.statusCode == 204)
         #expect(log.all.last == TransferProgress(completedBytes: 0, expectedBytes: 0))
     }
@@ -58,7 +58,7 @@ struct DataTransferTests {
     func rejectedStatus() async throws {
         let stubbed = StubbedClient()
         stubbed.stubs.register(.get, "/items", .json(#"{"error":"gone"}"#, statusCode: 410))
-        let error = await #expect(throws: APIError.self) { try await stubbed.client.data(for: TestEndpoint()) }
+        let error = await #expect(throws: APIError.self) { try await stubbed.client.response(for: TestEndpoint(), progress: { _ in }) }
         #expect(error?.statusCode == 410)
         #expect(error?.response?.text == #"{"error":"gone"}"#)
     }
@@ -70,7 +70,7 @@ struct DataTransferTests {
         stubs.register(.get, "/items", .text("ok"))
         let adapter = HeaderAdapter(header: "X-Adapted", value: "yes")
         let response = try await client(stubs, [adapter, ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }])
-            .data(for: TestEndpoint())
+            .response(for: TestEndpoint(), progress: { _ in })
         #expect(response.text == "ok")
         #expect(stubs.requests.map { $0.headers["X-Adapted"] } == ["yes", "yes"])
     }
@@ -79,10 +79,21 @@ struct DataTransferTests {
     func sendsBody() async throws {
         let stubbed = StubbedClient()
         stubbed.stubs.register(.post, "/items", .json(#"{"id":1,"title":"Heat"}"#, statusCode: 201))
-        let response = try await stubbed.client.data(
-            for: TestEndpoint(method: .post, task: .requestJSONBody(Movie(id: 1, title: "Heat"))))
+        let response = try await stubbed.client.response(
+            for: TestEndpoint(method: .post, task: .requestJSONBody(Movie(id: 1, title: "Heat"))), progress: { _ in })
         #expect(try JSONDecoder().decode(Movie.self, from: response.body) == Movie(id: 1, title: "Heat"))
         let sent = try #require(stubbed.stubs.requests.first?.body)
         #expect(try JSONDecoder().decode(Movie.self, from: sent) == Movie(id: 1, title: "Heat"))
+    }
+
+    @available(*, deprecated, message: "checks that the deprecated data(for:progress:) still collects the body with progress")
+    @Test("data(for:progress:), deprecated, is response(for:progress:)")
+    func deprecatedData() async throws {
+        let stubbed = StubbedClient()
+        stubbed.stubs.register(.get, "/items", .text("body"))
+        let log = ProgressLog()
+        let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
+        #expect(response.text == "body")
+        #expect(log.all.last == TransferProgress(completedBytes: 4, expectedBytes: 4))
     }
 }

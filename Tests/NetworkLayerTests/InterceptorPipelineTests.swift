@@ -208,7 +208,8 @@ struct InterceptorPipelineTests {
 
 /// The public ways of sending, so one test can run through each.
 enum SendStyle: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case fetch, send, completion, fetchWithRequest, responseForEndpoint, responseForRequest, decodedResponse, typedRequest
+    case fetch, send, completion, fetchWithRequest, sendWithRequest, responseForEndpoint, responseForRequest, responseWithProgress
+    case decodedResponse, typedRequest
 
     var testDescription: String { rawValue }
 
@@ -225,10 +226,14 @@ enum SendStyle: String, CaseIterable, CustomTestStringConvertible, Sendable {
             _ = try result.get()
         case .fetchWithRequest:
             _ = try await client.fetch(with: endpoint.urlRequest(), as: Movie.self).get()
+        case .sendWithRequest:
+            _ = try await client.send(with: endpoint.urlRequest(), as: Movie.self)
         case .responseForEndpoint:
             _ = try await client.response(for: endpoint)
         case .responseForRequest:
             _ = try await client.response(for: endpoint.urlRequest())
+        case .responseWithProgress:
+            _ = try await client.response(for: endpoint, progress: { _ in })
         case .decodedResponse:
             _ = try await client.response(for: endpoint, as: Movie.self)
         case .typedRequest:

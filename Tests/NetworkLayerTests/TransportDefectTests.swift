@@ -176,7 +176,7 @@ struct OwnDelegateTests {
         var streamed = Data()
         for try await chunk in try await client.stream(for: start) { streamed.append(chunk) }
         #expect(streamed == Pattern.data(count: 1000))
-        #expect(try await client.data(for: start).body == Pattern.data(count: 1000))
+        #expect(try await client.response(for: start).body == Pattern.data(count: 1000))
         #expect(delegate.redirects.withLock { $0 } == 3, "the session's own delegate was asked about each redirect")
 
         let upload = directory.file("upload.bin")

@@ -63,12 +63,12 @@ let benchmarks: @Sendable () -> Void = {
     memory.metrics = [.wallClock] + LoopbackMetric.memory
     memory.maxIterations = 3
 
-    // `data(for:)` is the layer's way to read a large body into memory.
+    // `response(for:)` is the layer's way to read a large body into memory undecoded.
     Benchmark("InMemory-200MB-ours", configuration: memory) { benchmark in
         let client = fixture.client
         let endpoint = BytesEndpoint(base: fixture.baseURL, count: inMemory)
         await measurePeakMemory(benchmark, bodyBytes: inMemory, idle: fixture.idleResident) {
-            try await client.data(for: endpoint).body.count
+            try await client.response(for: endpoint).body.count
         }
     } setup: {
         try fixture.start()

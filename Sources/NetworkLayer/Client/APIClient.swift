@@ -15,7 +15,7 @@ import Foundation
 /// ```
 ///
 /// Every way of sending (``fetch(_:as:)``, ``send(_:as:)``, ``fetch(_:as:completion:)``,
-/// ``fetch(with:as:)`` and ``response(for:)-(Endpoint)``), and every transfer, goes through one
+/// ``fetch(with:as:)`` and ``APIClient/response(for:progress:)-(Endpoint,_)``), and every transfer, goes through one
 /// path: build the request, run it through the ``interceptors`` (adapt, intercept, send through the
 /// ``transport``, check the status against ``acceptableStatusCodes``, retry), then decode, write or
 /// stream the body.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An endpoint that carries the type its response decodes as, so that ``APIClient/send(_:)``,
-/// ``APIClient/fetch(_:)`` and ``APIClient/response(for:)-(Request<Value>)`` infer it.
+/// ``APIClient/fetch(_:)`` and ``APIClient/response(for:)`` infer it.
 ///
 /// Keep describing the API as an enum, and give each call its response type with a static
 /// factory; the call site then names neither the enum nor the type:

@@ -5,29 +5,26 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Sends `endpoint` and collects its body in memory as it arrives, reporting progress.
-    ///
-    /// The body is appended to one buffer chunk by chunk, as in ``APIClient/response(for:)-(Endpoint)``, so a
-    /// large body exists once (200 MB peaks near 1.0 times its size on Linux); what this adds is the
-    /// progress of the body received. The status is checked as in ``APIClient/response(for:)-(Endpoint)``,
-    /// and every attempt goes through the ``interceptors``; progress follows only an accepted
-    /// response, so an error page or a retried attempt never shows as progress.
-    /// - Parameters:
-    ///   - endpoint: The request to send; an upload task's body is sent too.
-    ///   - progress: Called with the bytes received so far and the `Content-Length` when the
-    ///     server sent one, in order and only ever growing, ending with all of them; on an
-    ///     arbitrary thread, so keep it quick. `nil` by default.
-    /// - Returns: The response with its whole body; decode it with your decoder, or use
-    ///   ``HTTPResponse/body`` as it is.
-    /// - Throws: Any ``APIError`` but the decoding ones.
+    /// Sends `endpoint` and collects its body in memory, reporting progress: the same as
+    /// ``APIClient/response(for:progress:)-(Endpoint,_)``, under its former name.
+    @available(*, deprecated, renamed: "response(for:progress:)")
     public func data(
         for endpoint: some Endpoint,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> HTTPResponse {
-        let call = try makeCall(for: endpoint)
-        let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
-        defer { prepared.cleanUp() }
-        let progress = ProgressReporter(progress)
+        try await response(for: endpoint, progress: progress)
+    }
+
+    /// Sends `call` and collects its body in memory as it arrives, telling `progress` of every chunk:
+    /// the body is appended to one buffer, so a large body exists once, as when the transport
+    /// collects it. Progress follows only an accepted response, so an error page or a retried
+    /// attempt never shows as progress.
+    func collect(
+        _ call: Call,
+        body prepared: PreparedBody,
+        progress handler: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws(APIError) -> HTTPResponse {
+        let progress = ProgressReporter(handler)
         return try await perform(call, body: prepared, delivery: .streamed, response: \.self) { received async throws(APIError) in
             let expected = received.head.expectedContentLength
             progress.report(0, of: expected)

@@ -98,14 +98,14 @@ extension ArticleTests {
             #expect(log.isMonotonic)
         }
 
-        @Test("Large bodies in memory: data(for:progress:) returns the response to decode")
+        @Test("Large bodies in memory: response(for:progress:) returns the response to decode")
         func dataInMemory() async throws {
             let stubs = StubSession()
             stubs.register(.get, "/reports/export", .json(#"[{"day":"2026-05-01","views":3}]"#))
             let client = Article.client(stubs)
             let log = ProgressLog()
 
-            let report = try await client.data(for: ReportAPI.export) { progress in
+            let report = try await client.response(for: ReportAPI.export) { progress in
                 log.handler(progress)
             }
             let rows = try JSONDecoder().decode([ReportRow].self, from: report.body)
