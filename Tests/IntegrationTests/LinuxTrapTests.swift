@@ -103,7 +103,7 @@ struct LinuxTrapTests {
         let endpoint = try HTTPBinEndpoint(
             "/redirect-to",
             method: .post,
-            headers: HTTPHeaders([.bearerToken("t0ken")]),
+            headers: ["Authorization": "Bearer t0ken"],
             task: .requestParameters(bodyParameters: ["n": 1], urlParameters: ["url": last, "status_code": 307])
         )
         let echo: Echo = try await client.send(endpoint)
@@ -117,7 +117,7 @@ struct LinuxTrapTests {
         let endpoint = try HTTPBinEndpoint(
             "/redirect-to",
             method: .post,
-            headers: HTTPHeaders([.bearerToken("t0ken")]),
+            headers: ["Authorization": "Bearer t0ken"],
             task: .requestParameters(bodyParameters: ["n": 1], urlParameters: ["url": "\(other)/anything", "status_code": 307])
         )
         let echo: Echo = try await client.send(endpoint)

@@ -58,16 +58,23 @@ struct HTTPHeadersTests {
         var headers = HTTPHeaders()
         headers.contentType = "application/json"
         headers.accept = "application/json"
-        headers.setBearerToken("abc")
         #expect(headers["Content-Type"] == "application/json")
         #expect(headers["Accept"] == "application/json")
-        #expect(headers["Authorization"] == "Bearer abc")
         headers.setBasicAuthorization(username: "user", password: "pässword")
         let expected = "Basic " + Data("user:pässword".utf8).base64EncodedString()
         #expect(headers.authorization == expected)
         #expect(headers.count == 3)
         #expect(HTTPHeader.basicAuthorization(username: "Aladdin", password: "open sesame").value == "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==")
         #expect(HTTPHeader.accept("text/csv") == HTTPHeader(name: "Accept", value: "text/csv"))
+    }
+
+    @available(*, deprecated, message: "checks that the deprecated bearer-token helpers still write the header")
+    @Test("The deprecated bearer-token helpers still write Authorization: Bearer")
+    func bearerHelpers() {
+        var headers = HTTPHeaders()
+        headers.setBearerToken("abc")
+        #expect(headers["Authorization"] == "Bearer abc")
+        #expect(HTTPHeader.bearerToken("xyz") == HTTPHeader(name: "Authorization", value: "Bearer xyz"))
     }
 
     @Test("The dictionary view and description list every field")

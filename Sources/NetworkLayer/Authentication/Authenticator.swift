@@ -31,7 +31,7 @@ extension Authenticator {
     }
 }
 
-/// Sends `Authorization: Bearer <token>` with every request.
+/// Sends `Authorization: Bearer <token>` with every request: the one way to send a bearer token.
 ///
 /// ```swift
 /// let client = NetworkClient(interceptors: [BearerTokenAuthenticator(token: "abc123")])

@@ -179,7 +179,9 @@ extension HTTPHeaders {
         set { self["Authorization"] = newValue }
     }
 
-    /// Sets `Authorization: Bearer <token>`.
+    /// Sets `Authorization: Bearer <token>`; deprecated, since ``BearerTokenAuthenticator`` is the one
+    /// way to send a bearer token.
+    @available(*, deprecated, message: "send a bearer token with BearerTokenAuthenticator, which puts it on every request of a client")
     public mutating func setBearerToken(_ token: String) {
         add(.bearerToken(token))
     }
@@ -201,7 +203,9 @@ extension HTTPHeader {
         HTTPHeader(name: "Accept", value: value)
     }
 
-    /// `Authorization: Bearer <token>`.
+    /// `Authorization: Bearer <token>`; deprecated, since ``BearerTokenAuthenticator`` is the one way
+    /// to send a bearer token.
+    @available(*, deprecated, message: "send a bearer token with BearerTokenAuthenticator, which puts it on every request of a client")
     public static func bearerToken(_ token: String) -> HTTPHeader {
         HTTPHeader(name: "Authorization", value: "Bearer \(token)")
     }

@@ -90,12 +90,12 @@ extension ArticleTests {
         func headers() {
             var headers: HTTPHeaders = ["Accept": "application/json"]
             headers["accept"] = "application/vnd.api+json"
-            headers.setBearerToken("abc123")
+            headers["X-Request-ID"] = "42"
             headers.add(.contentType("application/json"))
             #expect(
                 Array(headers) == [
                     HTTPHeader(name: "Accept", value: "application/vnd.api+json"),
-                    HTTPHeader(name: "Authorization", value: "Bearer abc123"),
+                    HTTPHeader(name: "X-Request-ID", value: "42"),
                     HTTPHeader(name: "Content-Type", value: "application/json"),
                 ])
         }
