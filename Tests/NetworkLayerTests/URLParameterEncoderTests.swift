@@ -120,6 +120,7 @@ struct URLParameterEncoderTests {
         #expect(encoded.httpBody == nil)
     }
 
+    @available(*, deprecated, message: "checks that the deprecated ParameterEncoder sugar still works")
     @Test("Static-member sugar gives the default encoders")
     func sugar() {
         func encoder(_ encoder: some ParameterEncoder) -> any ParameterEncoder { encoder }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The text is the same as ``URLParameterEncoder`` writes (sorted keys, `key[sub]=v`,
 /// `%20` for space). `Content-Type` is set only if the request has none.
-public struct FormParameterEncoder: ParameterEncoder, Hashable {
+public struct FormParameterEncoder: Hashable, Sendable {
     /// The `Content-Type` set when the request has none.
     public static let contentType = "application/x-www-form-urlencoded; charset=utf-8"
 
@@ -39,7 +39,19 @@ public struct FormParameterEncoder: ParameterEncoder, Hashable {
     }
 }
 
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
+extension FormParameterEncoder: ParameterEncoder {}
+
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
 extension ParameterEncoder where Self == FormParameterEncoder {
-    /// A ``FormParameterEncoder`` with the default options.
+    /// A ``FormParameterEncoder`` with the default options; deprecated with ``ParameterEncoder``.
     public static var form: FormParameterEncoder { FormParameterEncoder() }
 }

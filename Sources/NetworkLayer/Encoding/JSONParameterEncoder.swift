@@ -9,7 +9,7 @@ import Foundation
 /// Keys are sorted by their UTF-8 bytes so the body is deterministic; `nil` values become `null`; slashes and
 /// non-ASCII text are written as they are. Non-finite numbers and unsupported types fail
 /// with ``APIError/encodingFailed(_:)`` naming the key, never a trap.
-public struct JSONParameterEncoder: ParameterEncoder, Hashable {
+public struct JSONParameterEncoder: Hashable, Sendable {
     /// The `Content-Type` set when the request has none.
     public static let contentType = "application/json"
 
@@ -32,8 +32,20 @@ public struct JSONParameterEncoder: ParameterEncoder, Hashable {
     }
 }
 
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
+extension JSONParameterEncoder: ParameterEncoder {}
+
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
 extension ParameterEncoder where Self == JSONParameterEncoder {
-    /// A ``JSONParameterEncoder``.
+    /// A ``JSONParameterEncoder``; deprecated with ``ParameterEncoder``.
     public static var json: JSONParameterEncoder { JSONParameterEncoder() }
 }
 

@@ -6,8 +6,15 @@ import Foundation
 
 /// Writes ``Parameters`` into a `URLRequest`: into its query, or as its body.
 ///
-/// Encoders that write a body set `Content-Type` only when the request has none, so a
-/// content type the endpoint chose is never overwritten.
+/// Deprecated: ``Endpoint`` never used it, so an encoder of your own could not be plugged in. An
+/// endpoint sets its query and form style with ``Endpoint/urlParameterEncoder`` and
+/// ``Endpoint/formParameterEncoder``, and sends another format with
+/// ``HTTPTask/requestData(_:contentType:)``; each encoder's `encode(_:into:)` still works on its own.
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
 public protocol ParameterEncoder: Sendable {
     /// Returns `request` with `parameters` encoded into it.
     /// - Throws: ``APIError/encodingFailed(_:)`` naming the first key whose value cannot be encoded,

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Keys are sorted by their UTF-8 bytes, dictionaries nest as `key[sub]=v`, `nil` values are omitted, and every
 /// byte outside `A-Z a-z 0-9 - . _ ~` is percent-encoded (space is `%20`, never `+`).
-public struct URLParameterEncoder: ParameterEncoder, Hashable {
+public struct URLParameterEncoder: Hashable, Sendable {
     /// How arrays are written; `.brackets` (`key[]=v`) by default.
     public var arrayEncoding: ArrayEncoding
     /// How booleans are written; `.literal` (`true`/`false`) by default.
@@ -47,7 +47,19 @@ public struct URLParameterEncoder: ParameterEncoder, Hashable {
     }
 }
 
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
+extension URLParameterEncoder: ParameterEncoder {}
+
+@available(
+    *, deprecated,
+    message:
+        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
+)
 extension ParameterEncoder where Self == URLParameterEncoder {
-    /// A ``URLParameterEncoder`` with the default options.
+    /// A ``URLParameterEncoder`` with the default options; deprecated with ``ParameterEncoder``.
     public static var urlQuery: URLParameterEncoder { URLParameterEncoder() }
 }
