@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkLayerTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -42,6 +43,19 @@ enum Readme {
         var path: String { "/feed" }
         var headers: HTTPHeaders { ["Accept": "text/event-stream"] }
     }
+
+    /// The table's download and upload.
+    enum FileAPI: Endpoint {
+        case poster
+        case upload(URL)
+        var base: String { "https://api.example.com" }
+        var path: String { if case .upload = self { "/uploads" } else { "/poster" } }
+        var method: HTTPMethod { if case .upload = self { .post } else { .get } }
+        var task: HTTPTask { if case .upload(let file) = self { .uploadFile(file) } else { .request } }
+    }
+
+    /// What the table's upload answers.
+    struct Receipt: Decodable { let id: String }
 
     /// Stands in for the app's token service.
     struct TokenService: Sendable {
@@ -87,26 +101,47 @@ struct ReadmeTests {
         #expect(stubs.requests.last?.bodyText == #"{"value":8.5}"#)
     }
 
-    @Test("Sending and decoding: every style of the tour")
-    func sendingStyles() async throws {
+    @Test("Which call for which task: every row of the table, as written")
+    func callTable() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
+        stubs.register(.get, "/feed", .chunked([Data("data: hello\n\n".utf8)]))
+        stubs.register(.get, "/poster", .text("jpeg"))
+        stubs.register(.post, "/uploads", .json(#"{"id":"r1"}"#, statusCode: 201))
         stubs.register(.get, "/3/movie/top_rated", .json("{}", delay: 60))
         let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "readme"))
+        let directory = try TemporaryDirectory()
+        let fileURL = directory.file("poster.jpg")
+        try Data("upload".utf8).write(to: directory.file("upload.bin"))
 
-        let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+        // Send and decode.
+        let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
         let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
+        let typed = try await client.send(.popular(page: 1))
+        // Send and get the response too; send raw.
+        let decoded = try await client.response(for: MovieAPI.popular(page: 1), as: MoviePage.self)
+        let raw = try await client.response(for: MovieAPI.popular(page: 1))
+        // Stream, download, upload.
+        var events: [String] = []
+        for try await event in try await client.stream(for: Readme.FeedAPI.updates).events { events.append(event.data) }
+        let downloaded = try await client.download(for: Readme.FileAPI.poster, to: fileURL, progress: { _ in })
+        let receipt = try await client.upload(
+            for: Readme.FileAPI.upload(directory.file("upload.bin")), as: Readme.Receipt.self, progress: { _ in })
+        // A URLRequest you built.
+        let built = try await client.send(with: MovieAPI.popular(page: 1).urlRequest(), as: MoviePage.self)
+        // Without async: the completion runs once; cancelling completes it with .cancelled.
         let completed = LockedArray<Result<Empty, APIError>>()
         let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
         handle.cancel()
-        let response = try await client.response(for: MovieAPI.popular(page: 1))
 
-        #expect(page.page == 1)
-        #expect(try result.get().page == 1)
+        #expect([page.page, try result.get().page, typed.page, decoded.value.page, built.page] == [1, 1, 1, 1, 1])
+        #expect(decoded.statusCode == 200)
+        #expect(raw.text == #"{"page":1,"results":[]}"#)
+        #expect(events == ["hello"])
+        #expect(try Data(contentsOf: downloaded.fileURL) == Data("jpeg".utf8))
+        #expect(receipt.id == "r1")
         #expect(await eventually { completed.count == 1 })
         #expect(completed.elements.first?.failure == .cancelled)
-        #expect(response.statusCode == 200)
-        #expect(response.text == #"{"page":1,"results":[]}"#)
     }
 
     @Test("Error handling with typed throws")

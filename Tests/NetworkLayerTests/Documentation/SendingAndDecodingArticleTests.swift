@@ -25,12 +25,12 @@ extension ArticleTests {
 
             let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
             let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
-            let movie = await client.fetch(with: handBuiltURLRequest, as: Movie.self)
+            let movie = try await client.send(with: handBuiltURLRequest, as: Movie.self)  // your own URLRequest
             let response = try await client.response(for: MovieAPI.popular(page: 1))
 
             #expect(try result.get().page == 1)
             #expect(page.page == 1)
-            #expect(try movie.get().title == "Fight Club")
+            #expect(movie.title == "Fight Club")
             #expect(response.statusCode == 200)
             #expect(response.text == #"{"page":1,"results":[]}"#)
         }
