@@ -11,14 +11,14 @@ import Foundation
 /// is a complete client; the other requirements have defaults you can override:
 ///
 /// ```swift
-/// let page: Result<MoviePage, APIError> = await client.fetch(MovieAPI.popular(page: 1))
+/// let page = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)   // Result<MoviePage, APIError>
 /// ```
 ///
-/// Every way of sending (``fetch(_:as:)``, ``send(_:as:)``, ``fetch(_:as:completion:)``,
-/// ``fetch(with:as:)`` and ``APIClient/response(for:progress:)-(Endpoint,_)``), and every transfer, goes through one
-/// path: build the request, run it through the ``interceptors`` (adapt, intercept, send through the
-/// ``transport``, check the status against ``acceptableStatusCodes``, retry), then decode, write or
-/// stream the body.
+/// Every way of sending (``send(_:as:)`` and ``fetch(_:as:)``, their forms for a ``Request`` and for a
+/// `URLRequest` you built, ``response(for:as:)``, ``APIClient/response(for:progress:)-(Endpoint,_)``
+/// and ``fetch(_:as:completion:)``), and every transfer, goes through one path: build the request,
+/// run it through the ``interceptors`` (adapt, intercept, send through the ``transport``, check the
+/// status against ``acceptableStatusCodes``, retry), then decode, write or stream the body.
 public protocol APIClient: Sendable {
     /// The session that sends requests, unless ``transport`` says otherwise. Keep one per client for
     /// the client's whole life.
