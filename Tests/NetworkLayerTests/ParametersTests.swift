@@ -48,8 +48,9 @@ struct ParametersTests {
         let page = 3
         let ids: [Int] = [550, 680]
         let rating: Double? = nil
+        let minimum: [String: Int] = ["votes": 100]
         let parameters: Parameters = [
-            "filter": ["year": 1995, "genres": ["crime"], "min": ["votes": 100]], "adult": false, "page": page, "ids": ids,
+            "filter": ["year": 1995, "genres": ["crime"], "min": Parameters(minimum)], "adult": false, "page": page, "ids": ids,
             "rating": rating,
         ]
         #expect(

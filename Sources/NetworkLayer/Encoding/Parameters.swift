@@ -22,6 +22,9 @@ public typealias Parameters = [String: any ParameterValue]
 /// The encoders write exactly those kinds (NaN and infinity excepted). A value of any other type
 /// that conforms fails to encode with ``APIError/encodingFailed(_:)`` naming its key path, as an
 /// unsupported value of a run-time dictionary does.
+///
+/// A nested dictionary is ``Parameters`` itself, so that a literal may mix value types; a variable
+/// typed `[String: Int]` (say) goes in as `Parameters(filter)`.
 public protocol ParameterValue: Sendable {}
 
 extension String: ParameterValue {}
