@@ -44,6 +44,11 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         var deadline: UInt64?
         /// Whether the reader has asked the transfer to wait, which the idle timeout does not count.
         var isPausedByReader = false
+        /// Whether the exchange waits for its turn at the ``FileUploadGate`` (Linux), which the idle
+        /// timeout does not count.
+        var isWaitingForUploadTurn = false
+        /// Whether the exchange holds a turn at the ``FileUploadGate`` (Linux), to give back once it ends.
+        var holdsUploadTurn = false
     }
 
     private let mode: Mode
@@ -81,16 +86,55 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                     continuation.resume(returning: .failure(isEnded))
                     return
                 }
-                engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile) }
+                startWhenAllowed(request, bodyFile: bodyFile, isAlone: isAlone)
             }
         } onCancel: {
             end(.cancelled)
         }
     }
 
+    /// Has the engine start the task; on Linux an upload from a file first waits for its turn at the
+    /// ``FileUploadGate``, a wait the idle timeout does not count (it may last as long as other
+    /// uploads do) but cancellation ends.
+    private func startWhenAllowed(_ request: URLRequest, bodyFile: URL?, isAlone: Bool) {
+        #if canImport(FoundationNetworking)
+            if bodyFile != nil {
+                let later: @Sendable () -> Void = { [self] in
+                    state.withLock { state in
+                        state.isWaitingForUploadTurn = false
+                        state.holdsUploadTurn = true
+                        state.lastActivity = Self.now()
+                    }
+                    // On the thread of an upload that ended, maybe a session callback's: never start there.
+                    engine.start(isAlone: false) { [self] in start(request, bodyFile: bodyFile) }
+                }
+                // Marked before the gate may run `later`, which clears it.
+                state.withLock { $0.isWaitingForUploadTurn = true }
+                guard FileUploadGate.shared.enter(orWaitFor: later) else { return }
+                state.withLock { state in
+                    state.isWaitingForUploadTurn = false
+                    state.holdsUploadTurn = true
+                }
+            }
+        #endif
+        engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile) }
+    }
+
+    /// Gives back the ``FileUploadGate`` turn the exchange holds, if any: once its task is over or
+    /// will not be created.
+    private func releaseUploadTurn() {
+        #if canImport(FoundationNetworking)
+            let holds = state.withLock { state in
+                defer { state.holdsUploadTurn = false }
+                return state.holdsUploadTurn
+            }
+            if holds { FileUploadGate.shared.leave() }
+        #endif
+    }
+
     /// Creates the task and resumes it, unless the exchange has ended meanwhile.
     private func start(_ request: URLRequest, bodyFile: URL?) {
-        guard case .idle = state.withLock({ $0.phase }) else { return }
+        guard case .idle = state.withLock({ $0.phase }) else { return releaseUploadTurn() }
         let task = bodyFile.map { engine.session.uploadTask(with: request, fromFile: $0) } ?? engine.session.dataTask(with: request)
         engine.register(self, for: task)
         let started = state.withLock { state -> Bool in
@@ -99,6 +143,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return true
         }
         guard started else {
+            releaseUploadTurn()
             engine.unregister(task)
             // A task that was created stays with its session until it completes.
             task.cancel()
@@ -132,6 +177,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             }
         }
         guard let (task, waiter, writer) = ended else { return }
+        releaseUploadTurn()
         waiter?.resume(returning: .failure(reason))
         writer?.finish(throwing: reason)
         if let task { engine.cancel(task) }
@@ -232,6 +278,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return state
         }
         guard let finished else { return }
+        releaseUploadTurn()
         let response = finished.response ?? (task.response as? HTTPURLResponse)
         var failure: APIError?
         if let error {
@@ -286,8 +333,8 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
     }
 
-    /// Times the exchange out if nothing moved for its whole timeout (time the reader held it back
-    /// does not count); otherwise looks again when it next could.
+    /// Times the exchange out if nothing moved for its whole timeout (time the reader held it back,
+    /// or the exchange waited for its upload turn, does not count); otherwise looks again when it next could.
     private func checkIdle() {
         guard let timeout else { return }
         let isIdle = state.withLock { state -> Bool in
@@ -296,7 +343,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             case .ended, .completed: return false
             }
             let now = Self.now()
-            if state.isPausedByReader { state.lastActivity = now }
+            if state.isPausedByReader || state.isWaitingForUploadTurn { state.lastActivity = now }
             if now >= state.lastActivity + timeout { return true }
             state.deadline = scheduleDeadline(at: state.lastActivity + timeout)
             return false
