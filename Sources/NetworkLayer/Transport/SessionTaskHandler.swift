@@ -287,7 +287,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                     return complete(finished, response: challenged, body: Data())
                 }
             #endif
-            failure = APIError(transportError: error)
+            failure = Self.apiError(error, headReceived: finished.response != nil)
         } else if response == nil {
             failure = .invalidResponse
         }
@@ -307,6 +307,17 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             finished.waiter?.resume(returning: .success(.response(response, ResponseBody(body))))
         }
+    }
+
+    /// The error a task completed with, as an ``APIError``; on Linux with the code of its cause (see
+    /// ``FoundationNetworkingFailure``).
+    private static func apiError(_ error: any Error, headReceived: Bool) -> APIError {
+        #if canImport(FoundationNetworking)
+            if let error = error as? URLError {
+                return APIError(transportError: FoundationNetworkingFailure.byCause(error, headReceived: headReceived))
+            }
+        #endif
+        return APIError(transportError: error)
     }
 
     /// Resumes the waiter with the outcome, once.
