@@ -329,6 +329,11 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         waiter?.resume(returning: .success(outcome))
     }
 
+    /// Counts a redirect, which reaches the session's delegate rather than this handler (Linux), as activity.
+    func noteActivity() {
+        _ = touchIfRunning()
+    }
+
     /// Counts a callback as activity; returns whether the task is running.
     private func touchIfRunning() -> Bool {
         state.withLock { state in
