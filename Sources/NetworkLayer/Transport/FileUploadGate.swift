@@ -8,7 +8,7 @@
     /// whose reads and deliveries hop across queues of Dispatch's overcommit pool, each hop taking a
     /// new thread when none is idle. 1,000 uploads of 60 KiB files at once on one session peaked at
     /// 68–122 threads, where the same bodies from memory stayed at 12–14; with at most 8 file uploads
-    /// at once, 38–39 (the burst then takes about 6 s instead of 2.5 s on loopback). A turn lasts
+    /// at once, 36–40 (the burst then takes about 6 s instead of 2.5 s on loopback). A turn lasts
     /// from the task's creation to its end. The wait for a turn is not counted by the idle timeout,
     /// since it lasts as long as other uploads do; cancelling ends it.
     final class FileUploadGate: Sendable {
