@@ -47,8 +47,8 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         /// Whether the exchange waits for its turn at the ``FileUploadGate`` (Linux), which the idle
         /// timeout does not count.
         var isWaitingForUploadTurn = false
-        /// Whether the exchange holds a turn at the ``FileUploadGate`` (Linux), to give back once it ends.
-        var holdsUploadTurn = false
+        /// The cost of the turn the exchange holds at the ``FileUploadGate`` (Linux), to give back once it ends.
+        var uploadTurn: Int64?
     }
 
     private let mode: Mode
@@ -98,11 +98,12 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// uploads do) but cancellation ends.
     private func startWhenAllowed(_ request: URLRequest, bodyFile: URL?, isAlone: Bool) {
         #if canImport(FoundationNetworking)
-            if bodyFile != nil {
+            if let bodyFile {
+                let cost = FileUploadGate.cost(ofFileOfSize: Self.size(of: bodyFile))
                 let later: @Sendable () -> Void = { [self] in
                     state.withLock { state in
                         state.isWaitingForUploadTurn = false
-                        state.holdsUploadTurn = true
+                        state.uploadTurn = cost
                         state.lastActivity = Self.now()
                     }
                     // On the thread of an upload that ended, maybe a session callback's: never start there.
@@ -110,32 +111,59 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 }
                 // Marked before the gate may run `later`, which clears it.
                 state.withLock { $0.isWaitingForUploadTurn = true }
-                guard FileUploadGate.shared.enter(orWaitFor: later) else { return }
+                guard FileUploadGate.shared.enter(cost: cost, orWaitFor: later) else { return }
                 state.withLock { state in
                     state.isWaitingForUploadTurn = false
-                    state.holdsUploadTurn = true
+                    state.uploadTurn = cost
                 }
             }
         #endif
         engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile) }
     }
 
+    /// The task that uploads `file` as the body of `request`.
+    ///
+    /// On Linux a file of at most ``FileUploadGate/inMemoryLimit`` is read and sent from memory:
+    /// FoundationNetworking reads a file body through `DispatchIO`, and when the connection ends while a
+    /// read is under way (a server that closes as it accepts, say), the read's completion unpauses a
+    /// transfer libcurl has let go of, and a `try!` in FoundationNetworking traps on libcurl's
+    /// `CURLE_BAD_FUNCTION_ARGUMENT` (300 uploads of a 5,000-byte file to such a server: 3 crashes
+    /// in 3 runs). A larger file still goes through `DispatchIO`, and that trap stays possible for it.
+    /// The turn at the ``FileUploadGate`` bounds the memory the files in memory take.
+    private func uploadTask(_ request: URLRequest, file: URL) -> URLSessionUploadTask {
+        #if canImport(FoundationNetworking)
+            if let size = Self.size(of: file), size <= FileUploadGate.inMemoryLimit, let data = try? Data(contentsOf: file),
+                data.count <= FileUploadGate.inMemoryLimit
+            {
+                return engine.session.uploadTask(with: request, from: data)
+            }
+        #endif
+        return engine.session.uploadTask(with: request, fromFile: file)
+    }
+
     /// Gives back the ``FileUploadGate`` turn the exchange holds, if any: once its task is over or
     /// will not be created.
     private func releaseUploadTurn() {
         #if canImport(FoundationNetworking)
-            let holds = state.withLock { state in
-                defer { state.holdsUploadTurn = false }
-                return state.holdsUploadTurn
+            let turn = state.withLock { state in
+                defer { state.uploadTurn = nil }
+                return state.uploadTurn
             }
-            if holds { FileUploadGate.shared.leave() }
+            if let turn { FileUploadGate.shared.leave(cost: turn) }
         #endif
     }
+
+    #if canImport(FoundationNetworking)
+        /// The size of `file` in bytes, `nil` when it cannot be read.
+        private static func size(of file: URL) -> Int64? {
+            ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.int64Value
+        }
+    #endif
 
     /// Creates the task and resumes it, unless the exchange has ended meanwhile.
     private func start(_ request: URLRequest, bodyFile: URL?) {
         guard case .idle = state.withLock({ $0.phase }) else { return releaseUploadTurn() }
-        let task = bodyFile.map { engine.session.uploadTask(with: request, fromFile: $0) } ?? engine.session.dataTask(with: request)
+        let task = bodyFile.map { uploadTask(request, file: $0) } ?? engine.session.dataTask(with: request)
         engine.register(self, for: task)
         let started = state.withLock { state -> Bool in
             guard case .idle = state.phase else { return false }
