@@ -20,6 +20,15 @@ let package = Package(
             name: "BenchmarkSupport",
             dependencies: [.product(name: "NetworkLayer", package: "NetworkLayer")]
         ),
+        // A long run of requests, ours or raw, reporting memory, descriptors and threads every 10,000.
+        .executableTarget(
+            name: "soak",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "NetworkLayer", package: "NetworkLayer"),
+            ],
+            path: "Sources/Soak"
+        ),
         // A fixed number of requests, ours or raw, for instruction counts under callgrind.
         .executableTarget(
             name: "request-profile",

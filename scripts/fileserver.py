@@ -5,6 +5,7 @@ Started by scripts/fileserver.sh (sourced by scripts/test) on 127.0.0.1. Endpoin
 
   GET|HEAD /files/<name>            a file from --root, with Content-Length, copied in 256 KiB chunks
   GET      /pattern?size=N          N bytes where byte i is i % 251, with Content-Length
+  GET      /json?index=N            {"index": N}, with Content-Length
   GET      /stall?size=N&sent=M&id=X
                                     Content-Length N, then M bytes, then nothing until the client
                                     closes the connection (at most 60 s); /closed?id=X tells whether it did
@@ -92,6 +93,8 @@ class Handler(BaseHTTPRequestHandler):
             self.file(url.path[len("/files/"):], head)
         elif url.path == "/pattern":
             self.pattern(int(query.get("size", "0")), head)
+        elif url.path == "/json":
+            self.json(200, {"index": int(query.get("index", "0"))})
         elif url.path == "/stall":
             self.stall(int(query["size"]), int(query.get("sent", "0")), query.get("id", ""))
         elif url.path == "/closed":
@@ -360,6 +363,8 @@ def main():
     parser.add_argument("--root", required=True, help="the directory /files/ serves")
     parser.add_argument("--port", type=int, default=0)
     arguments = parser.parse_args()
+    # A deep accept queue: a client opening many connections at once must not find it full.
+    ThreadingHTTPServer.request_queue_size = 1024
     server = ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
     server.daemon_threads = True
     server.root = arguments.root

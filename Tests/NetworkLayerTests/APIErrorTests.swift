@@ -37,6 +37,7 @@ struct APIErrorTests {
                 #"The server answered 404 Not Found: {"status_message":"The resource you requested could not be found."}"#
             ),
             (.unacceptableStatusCode(503, HTTPResponse(statusCode: 503)), "The server answered 503 Service Unavailable"),
+            (.unacceptableStatusCode(999, HTTPResponse(statusCode: 999)), "The server answered 999 (outside HTTP's 100–599)"),
             (.invalidData, "The response body was empty where a value was expected"),
             (
                 .decodingFailed("MoviePage: key 'total_results' not found at results[3]", body: Data("{}".utf8)),
@@ -64,6 +65,29 @@ struct APIErrorTests {
         #expect(APIError.unacceptableStatusCode(404, Self.notFound).response == Self.notFound)
         #expect(APIError.timedOut.statusCode == nil)
         #expect(APIError.invalidData.response == nil)
+    }
+
+    @Test(
+        "A transport error's description keeps the transport's own detail when it adds to the code's meaning",
+        arguments: [
+            (
+                URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "Received HTTP/0.9 when not allowed"]),
+                "Request failed: the server's response could not be parsed: Received HTTP/0.9 when not allowed [URLError -1011]"
+            ),
+            (
+                URLError(
+                    .networkConnectionLost, userInfo: [NSLocalizedDescriptionKey: "transfer closed with 4000 bytes remaining to read"]),
+                "Request failed: the network connection was lost: transfer closed with 4000 bytes remaining to read [URLError -1005]"
+            ),
+            (
+                URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "Could not connect to the server."]),
+                "Request failed: could not connect to the server [URLError -1004]"
+            ),
+            (URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Out of memory"]), "Request failed: Out of memory [URLError -1]"),
+            (URLError(.unknown), "Request failed: URL error [URLError -1]"),
+        ])
+    func transportDetail(error: URLError, expected: String) {
+        #expect(APIError.requestFailed(error).description == expected)
     }
 
     @Test("A transport error's description hides secrets in the failing URL's query")

@@ -42,7 +42,7 @@ struct RetryPolicyTests {
     }
 
     @Test(
-        "Timeouts, lost or refused connections and DNS failures are retried; other transport errors are not",
+        "Timeouts, lost or refused connections and DNS failures are retried; responses that are not HTTP, redirect loops and other failures are not",
         arguments: [
             (APIError.timedOut, true),
             (.requestFailed(URLError(.networkConnectionLost)), true),
@@ -50,7 +50,12 @@ struct RetryPolicyTests {
             (.requestFailed(URLError(.cannotFindHost)), true),
             (.requestFailed(URLError(.dnsLookupFailed)), true),
             (.requestFailed(URLError(.badURL)), false),
+            (.requestFailed(URLError(.unsupportedURL)), false),
             (.requestFailed(URLError(.secureConnectionFailed)), false),
+            (.requestFailed(URLError(.badServerResponse)), false),
+            (.requestFailed(URLError(.httpTooManyRedirects)), false),
+            (.requestFailed(URLError(.notConnectedToInternet)), false),
+            (.cancelled, false),
             (.invalidResponse, false),
             (.decodingFailed("x", body: Data()), false),
             (.invalidRequest("x"), false),

@@ -109,7 +109,7 @@ final class ScriptedServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 128) == 0 else {
+        guard bound == 0, listen(listener, 1024) == 0 else {
             close(listener)
             throw SilentServer.StartError(step: "bind and listen")
         }

@@ -71,8 +71,10 @@ public struct HTTPResponse: Sendable, Equatable {
         return body.count > 512 ? flattened + "…" : flattened
     }
 
-    /// The standard reason phrase for a status code, for example `Not Found` for 404.
+    /// The standard reason phrase for a status code, for example `Not Found` for 404; for a code
+    /// outside HTTP's 100–599 (which Foundation would call a server error), says so.
     static func reasonPhrase(for statusCode: Int) -> String {
+        guard (100...599).contains(statusCode) else { return "(outside HTTP's 100–599)" }
         let phrase = HTTPURLResponse.localizedString(forStatusCode: statusCode)
         return phrase.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }

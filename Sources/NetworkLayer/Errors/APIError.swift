@@ -147,9 +147,11 @@ extension APIError: CustomStringConvertible, LocalizedError {
 }
 
 extension URLError {
-    /// The error code's meaning and number, plus the URL when known.
+    /// The error code's meaning and number, with the description the error carries when it adds to
+    /// that meaning (FoundationNetworking's is libcurl's own message, such as "Received HTTP/0.9 when
+    /// not allowed"), plus the URL when known.
     var summary: String {
-        let meaning: String =
+        let meaning: String? =
             switch code {
             case .cannotConnectToHost: "could not connect to the server"
             case .cannotFindHost: "the host name could not be resolved"
@@ -162,13 +164,29 @@ extension URLError {
             case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
                 .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
                 "the secure connection failed"
-            case .httpTooManyRedirects: "too many redirects"
+            case .httpTooManyRedirects: "too many HTTP redirects"
             case .dataLengthExceedsMaximum: "the resource exceeds the maximum size"
             case .userAuthenticationRequired: "authentication is required"
-            default: (userInfo[NSLocalizedDescriptionKey] as? String) ?? "URL error"
+            default: nil
+            }
+        let detail = (userInfo[NSLocalizedDescriptionKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        let text: String =
+            switch (meaning, detail) {
+            case (let meaning?, let detail?): Self.says(detail, meaning) ? meaning : "\(meaning): \(detail)"
+            case (let meaning?, nil): meaning
+            case (nil, let detail?): detail
+            case (nil, nil): "URL error"
             }
         // The description ends up in logs: keep secrets in the query (`api_key`, `token`, …) out of it.
         let url = failingURL.map { " (\(Redaction.default.string(for: $0)))" } ?? ""
-        return "\(meaning) [URLError \(code.rawValue)]\(url)"
+        return "\(text) [URLError \(code.rawValue)]\(url)"
+    }
+
+    /// Whether `detail` says no more than `meaning` ("Could not connect to the server." does not).
+    private static func says(_ detail: String, _ meaning: String) -> Bool {
+        func normalized(_ text: String) -> String {
+            text.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: "."))).lowercased()
+        }
+        return normalized(detail) == normalized(meaning)
     }
 }

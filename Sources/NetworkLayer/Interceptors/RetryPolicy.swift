@@ -16,6 +16,24 @@ import Foundation
 /// let strict = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
 /// ```
 ///
+/// What is retried goes by the cause of the failure: a failure that may not happen again is retried,
+/// one the same server would repeat is not. ``URLSessionTransport`` gives each failure the code of its
+/// cause (on Linux, where FoundationNetworking reports several under codes that name others):
+///
+/// | Failure | Caused by | Retried |
+/// |---|---|---|
+/// | ``APIError/timedOut`` | nothing sent or received for the timeout | yes |
+/// | `networkConnectionLost` | a reset; the connection closed before the answer, or before the end of the body; the peer gone while the body was sent | yes |
+/// | `cannotConnectToHost` | a refused connection | yes |
+/// | `cannotFindHost`, `dnsLookupFailed` | a DNS failure | yes |
+/// | 408, 429, 500, 502, 503, 504 | the server, saying so | yes, after any `Retry-After` |
+/// | `badServerResponse` | a response that is not HTTP: a garbage status line, a status below 100, a header line over 100 KiB (Linux) | no |
+/// | `httpTooManyRedirects` | a redirect loop | no |
+/// | `notConnectedToInternet` | no network at all | no |
+/// | TLS failures, `badURL`, `unsupportedURL` | the configuration or the URL | no |
+/// | other statuses, ``APIError/invalidResponse``, decoding and file errors | the request or the response | no |
+/// | ``APIError/cancelled`` | the caller | never |
+///
 /// The wait before attempt *n* + 1 is "full jitter" exponential backoff: a random time between 0 and
 /// `min(maximumDelay, baseDelay × 2ⁿ⁻¹)`. A response's `Retry-After` header, in seconds or as an HTTP
 /// date, replaces that wait, and a retry never comes earlier than it says: when it asks for more than
@@ -28,7 +46,8 @@ public struct RetryPolicy: Interceptor {
     public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")]
     /// 408, 429, 500, 502, 503 and 504.
     public static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
-    /// Timed out, connection lost, connection refused (cannot connect), cannot find host and DNS lookup failed.
+    /// Timed out, connection lost (reset, closed before the answer or mid-body), connection refused
+    /// (cannot connect), cannot find host and DNS lookup failed.
     public static let transientURLErrorCodes: Set<URLError.Code> = [
         .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
     ]

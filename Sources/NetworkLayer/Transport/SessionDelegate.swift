@@ -81,7 +81,7 @@
             let decide: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { disposition, credential in
                 let safe = isHTTPAuthentication && disposition == .performDefaultHandling ? .cancelAuthenticationChallenge : disposition
                 // Answered off this thread: the answer goes back into the session's work queue.
-                self.controlQueue.async { completionHandler(safe, credential) }
+                self.answer(task) { completionHandler(safe, credential) }
             }
             guard let forwardee else { return decide(.performDefaultHandling, nil) }
             forwardee.urlSession(session, task: task, didReceive: challenge, completionHandler: decide)
@@ -94,7 +94,8 @@
             newRequest request: URLRequest,
             completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
-            let decide: @Sendable (URLRequest?) -> Void = { request in self.controlQueue.async { completionHandler(request) } }
+            handler(for: task)?.noteActivity()
+            let decide: @Sendable (URLRequest?) -> Void = { request in self.answer(task) { completionHandler(request) } }
             // A redirect that turns the request into a GET (POST after 301, 302 or 303) drops the body
             // as HTTP says and is followed; one that keeps the method would be sent with an empty body.
             let current = task.currentRequest ?? task.originalRequest
@@ -105,6 +106,19 @@
             }
             guard let forwardee else { return decide(request) }
             forwardee.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: decide)
+        }
+
+        /// Gives `task` the answer to a redirect or a challenge, on ``controlQueue``, unless the task has
+        /// been cancelled since it asked: FoundationNetworking then stops waiting for the answer and
+        /// traps when it comes ("Received callback for HTTP redirection, but we're not waiting for it").
+        /// Every cancellation goes through ``controlQueue`` too (``SessionEngine/cancel(_:)``), so none
+        /// can fall between the check and the answer; a cancelled task has completed with its error
+        /// already, and the answer is dropped.
+        private func answer(_ task: URLSessionTask, _ deliver: @escaping @Sendable () -> Void) {
+            controlQueue.async {
+                guard task.state == .running else { return }
+                deliver()
+            }
         }
 
         /// The challenges whose default handling hangs; others (server trust) keep it.

@@ -64,7 +64,11 @@ public struct URLSessionTransport: HTTPTransport {
                     return TransportResponse(head: HTTPResponse(response, body: Data()))
                 }
                 redirects += 1
-                guard redirects <= RedirectPolicy.maximumRedirects else { throw .requestFailed(URLError(.httpTooManyRedirects)) }
+                guard redirects <= RedirectPolicy.maximumRedirects else {
+                    var userInfo: [String: Any] = [:]
+                    userInfo[NSURLErrorFailingURLErrorKey] = next.urlRequest.url
+                    throw .requestFailed(URLError(.httpTooManyRedirects, userInfo: userInfo))
+                }
                 request = next
             case .failure(let error):
                 throw error
