@@ -1,5 +1,12 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
+
+/// Dependencies that exist only when a user enables the `AsyncHTTPClient` trait: without it, nothing
+/// is fetched or resolved and NetworkLayer imports Foundation alone.
+let asyncHTTPClient = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
+
+/// AsyncHTTPClient for the tests, which run over both transports when the trait is on.
+let testAsyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient)
 
 let package = Package(
     name: "NetworkLayer",
@@ -8,13 +15,32 @@ let package = Package(
         .library(name: "NetworkLayer", targets: ["NetworkLayer"]),
         .library(name: "NetworkLayerTesting", targets: ["NetworkLayerTesting"]),
     ],
+    traits: [
+        .trait(
+            name: "AsyncHTTPClient",
+            description: "AsyncHTTPClientTransport: sends over swift-server/async-http-client (SwiftNIO) instead of URLSession."
+        )
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
     targets: [
-        .target(name: "NetworkLayer"),
+        .target(
+            name: "NetworkLayer",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient),
+                .product(name: "NIOCore", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOFoundationCompat", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
+            ]
+        ),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),
         // Helpers both test targets share: progress logs, temporary directories, patterned bytes, peak memory.
-        .target(name: "TestSupport", dependencies: ["NetworkLayer"], path: "Tests/TestSupport"),
-        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["NetworkLayer", testAsyncHTTPClient], path: "Tests/TestSupport"),
+        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport", testAsyncHTTPClient]),
+        .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer", "TestSupport", testAsyncHTTPClient]),
     ]
 )
 

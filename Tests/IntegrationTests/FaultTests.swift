@@ -31,16 +31,17 @@ struct FaultTests {
         var decodes: Bool { self == .send || self == .upload }
     }
 
-    /// One transport, one fault, one way of sending.
+    /// One fault, one way of sending.
     struct Case: Sendable, CustomTestStringConvertible {
-        let transport: TransportUnderTest
         let fault: Fault
         let verb: Verb
 
-        var testDescription: String { "\(fault.rawValue) through \(verb.rawValue) (\(transport.name))" }
+        var testDescription: String { "\(fault.rawValue) through \(verb.rawValue)" }
 
-        static let all: [Case] = TransportUnderTest.all.flatMap { transport in
-            Fault.allCases.flatMap { fault in Verb.allCases.map { verb in Case(transport: transport, fault: fault, verb: verb) } }
+        /// Every fault `transport` can meet, through every way of sending.
+        static func all(over transport: TransportKind) -> [Case] {
+            Fault.allCases.filter { transport.survives($0) }.flatMap { fault in Verb.allCases.map { verb in Case(fault: fault, verb: verb) }
+            }
         }
     }
 
@@ -124,23 +125,25 @@ struct FaultTests {
         }
     }
 
-    @Test("Each fault ends with its error, within the timeout, leaving no file", arguments: Case.all)
-    func eachFault(_ faultCase: Case) async throws {
-        let directory = try TemporaryDirectory()
-        let client = faultCase.transport.makeClient()
-        let stopwatch = Stopwatch()
-        let outcome = try await Self.run(faultCase.fault, through: faultCase.verb, on: client, in: directory)
-        let seconds = stopwatch.seconds
-        let expected = Self.expected(faultCase.fault, through: faultCase.verb)
-        #expect(expected.accepts(outcome), "expected \(expected), got \(outcome)")
-        #expect(seconds < Self.timeout + Self.slack, "took \(seconds) s")
-        #expect(directory.contents == [Self.uploadName], "no file is left but the one uploaded")
+    @Test("Each fault ends with its error, within the timeout, leaving no file", arguments: TransportKind.all)
+    func eachFault(transport: TransportKind) async throws {
+        for faultCase in Case.all(over: transport) {
+            let directory = try TemporaryDirectory()
+            let client = transport.makeClient()
+            let stopwatch = Stopwatch()
+            let outcome = try await Self.run(faultCase.fault, through: faultCase.verb, on: client, in: directory)
+            let seconds = stopwatch.seconds
+            let expected = Self.expected(faultCase.fault, through: faultCase.verb)
+            #expect(expected.accepts(outcome), "\(faultCase.testDescription): expected \(expected), got \(outcome)")
+            #expect(seconds < Self.timeout + Self.slack, "\(faultCase.testDescription): took \(seconds) s")
+            #expect(directory.contents == [Self.uploadName], "\(faultCase.testDescription): no file is left but the one uploaded")
+        }
     }
 
-    @Test("Every fault through every way of sending, 50 at once on one client, ends as it does alone", arguments: TransportUnderTest.all)
-    func allAtOnce(_ transport: TransportUnderTest) async throws {
+    @Test("Every fault through every way of sending, 50 at once on one client, ends as it does alone", arguments: TransportKind.all)
+    func allAtOnce(transport: TransportKind) async throws {
         let client = transport.makeClient()
-        let cases = Case.all.filter { $0.transport.name == transport.name }
+        let cases = Case.all(over: transport)
         let directories = try cases.map { _ in try TemporaryDirectory() }
         let stopwatch = Stopwatch()
         // 50 in flight, as an application might have: below the session's 64 connections per host, beyond
@@ -171,33 +174,38 @@ struct FaultTests {
         #expect(directories.allSatisfy { $0.contents == [Self.uploadName] }, "no file is left but the ones uploaded")
     }
 
+    /// How many attempts a `RetryPolicy` of two makes against each fault: two after a lost connection
+    /// or a body cut short, one after a response that is not HTTP.
+    static let attemptsByCause: [(fault: Fault, attempts: Int)] = [
+        (.closeOnAccept, 2), (.hangUp, 2), (.resetMidBody, 2), (.shortContentLength, 2), (.truncatedChunkedBody, 2),
+        (.redirectToRefusedPort, 2), (.garbageStatusLine, 1), (.status099, 1), (.hugeHeaderLine, 1), (.redirectLoop, 1),
+    ]
+
     @Test(
         "A RetryPolicy retries an idempotent request after a lost connection or a body cut short, not after a response that is not HTTP",
-        arguments: TransportUnderTest.all,
-        [
-            (Fault.closeOnAccept, 2), (.hangUp, 2), (.resetMidBody, 2), (.shortContentLength, 2), (.truncatedChunkedBody, 2),
-            (.redirectToRefusedPort, 2), (.garbageStatusLine, 1), (.status099, 1), (.hugeHeaderLine, 1), (.redirectLoop, 1),
-        ])
-    func retriesByCause(_ transport: TransportUnderTest, _ expectation: (fault: Fault, attempts: Int)) async throws {
-        let made = Locked<[Int]>([])
-        let monitor = EventMonitor { event in
-            if case .requestFinished(let metrics) = event { made.withLock { $0.append(metrics.attempts) } }
+        arguments: TransportKind.all)
+    func retriesByCause(transport: TransportKind) async throws {
+        for (fault, attempts) in Self.attemptsByCause where transport.survives(fault) {
+            let made = Locked<[Int]>([])
+            let monitor = EventMonitor { event in
+                if case .requestFinished(let metrics) = event { made.withLock { $0.append(metrics.attempts) } }
+            }
+            let client = transport.makeClient(interceptors: [RetryPolicy(maximumAttempts: 2, baseDelay: 0.01), monitor])
+            let (base, path) = try fault.location()
+            var endpoint = HTTPBinEndpoint(base: base, path: path)
+            endpoint.timeout = Self.timeout
+            let result = await client.fetch(endpoint, as: Reply.self)
+            #expect(result.failure != nil, "\(fault.rawValue)")
+            #expect(made.withLock { $0 } == [attempts], "\(fault.rawValue): attempts made, then \(String(describing: result.failure))")
         }
-        let client = transport.makeClient(interceptors: [RetryPolicy(maximumAttempts: 2, baseDelay: 0.01), monitor])
-        let (base, path) = try expectation.fault.location()
-        var endpoint = HTTPBinEndpoint(base: base, path: path)
-        endpoint.timeout = Self.timeout
-        let result = await client.fetch(endpoint, as: Reply.self)
-        #expect(result.failure != nil)
-        #expect(made.withLock { $0 } == [expectation.attempts], "attempts made, then \(String(describing: result.failure))")
     }
 
     /// FoundationNetworking reads a file body through `DispatchIO`; a connection that ended while a read
     /// was under way made it trap on Linux ("'try!' expression unexpectedly raised an error: Error
     /// Domain=libcurl.Easy Code=43"): 3 crashes in 3 runs of this test before small files were sent
     /// from memory.
-    @Test("300 uploads of a small file to a server that closes on accept all end with a lost connection", arguments: TransportUnderTest.all)
-    func uploadsToClosingServer(_ transport: TransportUnderTest) async throws {
+    @Test("300 uploads of a small file to a server that closes on accept all end with a lost connection", arguments: TransportKind.all)
+    func uploadsToClosingServer(transport: TransportKind) async throws {
         let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let file = directory.file(Self.uploadName)
@@ -279,5 +287,17 @@ extension Trait where Self == ConditionTrait {
             if: ProcessInfo.processInfo.environment["NETWORKLAYER_FAULTS"] == "1",
             "fault tests run alone: scripts/test runs them in a pass of their own with NETWORKLAYER_FAULTS=1"
         )
+    }
+}
+
+extension TransportKind {
+    /// Whether the transport can meet `fault` at all: AsyncHTTPClient 1.37 traps the process (a
+    /// precondition in its `HTTPRequestStateMachine`) on a status below 100 followed by a body,
+    /// which it takes for an informational head, so no test sends it one.
+    func survives(_ fault: Fault) -> Bool {
+        #if AsyncHTTPClient
+            if self == .asyncHTTPClient, fault == .status099 { return false }
+        #endif
+        return true
     }
 }

@@ -9,10 +9,12 @@ import Testing
 
 @Suite("Uploads and downloads against a local file server", .fileserver)
 struct FileTransferTests {
-    let client = NetworkClient()
 
-    @Test("A file uploads with its size as Content-Length, not chunked, every byte intact, progress ending at 100 %")
-    func uploadFile() async throws {
+    @Test(
+        "A file uploads with its size as Content-Length, not chunked, every byte intact, progress ending at 100 %",
+        arguments: TransportKind.all)
+    func uploadFile(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         let content = Pattern.data(count: 2 * 1024 * 1024 + 1)
@@ -31,8 +33,9 @@ struct FileTransferTests {
         #expect(log.all.last == TransferProgress(completedBytes: Int64(content.count), expectedBytes: Int64(content.count)))
     }
 
-    @Test("A download writes every byte in order, reporting progress against the Content-Length")
-    func download() async throws {
+    @Test("A download writes every byte in order, reporting progress against the Content-Length", arguments: TransportKind.all)
+    func download(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let size = 2 * 1024 * 1024 + 17
         let log = ProgressLog()
@@ -47,8 +50,9 @@ struct FileTransferTests {
         #expect(log.all.last?.completedBytes == Int64(size))
     }
 
-    @Test("A failed status leaves no file, and the error has the body")
-    func failedStatus() async throws {
+    @Test("A failed status leaves no file, and the error has the body", arguments: TransportKind.all)
+    func failedStatus(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let error = await #expect(throws: APIError.self) {
             try await client.download(for: try FileServer.endpoint("/status/503", query: ["size": 12]), to: directory.file("x.bin"))
@@ -58,12 +62,12 @@ struct FileTransferTests {
         #expect(directory.contents.isEmpty)
     }
 
-    @Test("Cancelling mid-download removes the partial file and closes the connection")
-    func cancelMidDownload() async throws {
+    @Test("Cancelling mid-download removes the partial file and closes the connection", arguments: TransportKind.all)
+    func cancelMidDownload(transport: TransportKind) async throws {
         let directory = try TemporaryDirectory()
         let id = UUID().uuidString
         let log = ProgressLog()
-        let client = client
+        let client = transport.makeClient()
         let endpoint = try FileServer.endpoint("/stall", query: ["size": 64 * 1024 * 1024, "sent": 2 * 1024 * 1024, "id": id])
         let task = Task { try await client.download(for: endpoint, to: directory.file("big.bin"), progress: log.handler) }
         #expect(await eventually { (log.all.last?.completedBytes ?? 0) >= 1024 * 1024 }, "part of the body arrived")

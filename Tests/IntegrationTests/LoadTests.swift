@@ -24,8 +24,8 @@ struct LoadTests {
     /// closes its connection after the answer.
     static let bodySize = 60 * 1024
 
-    @Test("1,000 sends at once all decode their own answer", arguments: TransportUnderTest.all)
-    func sends(_ transport: TransportUnderTest) async throws {
+    @Test("1,000 sends at once all decode their own answer", arguments: TransportKind.all)
+    func sends(transport: TransportKind) async throws {
         try await burst(transport, verb: "sends") { client, index in
             struct Answer: Decodable { let index: Int }
             let answer: Answer = try await client.send(try FileServer.endpoint("/json", query: ["index": index], timeout: 30))
@@ -33,8 +33,8 @@ struct LoadTests {
         }
     }
 
-    @Test("1,000 downloads at once each write their whole file", arguments: TransportUnderTest.all)
-    func downloads(_ transport: TransportUnderTest) async throws {
+    @Test("1,000 downloads at once each write their whole file", arguments: TransportKind.all)
+    func downloads(transport: TransportKind) async throws {
         let directory = try TemporaryDirectory()
         try await burst(transport, verb: "downloads") { client, index in
             let file = try await client.download(
@@ -46,8 +46,8 @@ struct LoadTests {
         #expect(directory.contents.isEmpty, "no partial file is left")
     }
 
-    @Test("1,000 streams at once each read every line", arguments: TransportUnderTest.all)
-    func streams(_ transport: TransportUnderTest) async throws {
+    @Test("1,000 streams at once each read every line", arguments: TransportKind.all)
+    func streams(transport: TransportKind) async throws {
         try await burst(transport, verb: "streams") { client, _ in
             let stream = try await client.stream(for: try FileServer.endpoint("/lines", query: ["count": 8], timeout: 30))
             var lines = 0
@@ -56,8 +56,8 @@ struct LoadTests {
         }
     }
 
-    @Test("1,000 uploads at once each arrive whole", arguments: TransportUnderTest.all)
-    func uploads(_ transport: TransportUnderTest) async throws {
+    @Test("1,000 uploads at once each arrive whole", arguments: TransportKind.all)
+    func uploads(transport: TransportKind) async throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         try Pattern.data(count: Self.bodySize).write(to: file)
@@ -73,7 +73,7 @@ struct LoadTests {
     /// Runs one request, then ``inFlight`` at once on the same client, and checks the process's
     /// threads during the burst and its file descriptors after it.
     private func burst(
-        _ transport: TransportUnderTest,
+        _ transport: TransportKind,
         verb: String,
         _ request: @escaping @Sendable (NetworkClient, Int) async throws -> Void
     ) async throws {
@@ -106,12 +106,12 @@ struct LoadTests {
         let threads = sampler.stop()
         #expect(failures.isEmpty, "\(failures.count) of \(Self.inFlight) failed, first: \(failures.prefix(3))")
         guard let idleDescriptors else { return }
-        // Connections the session keeps for reuse are bounded by its connections per host, not by the burst.
-        let descriptorLimit = idleDescriptors + client.session.configuration.httpMaximumConnectionsPerHost + 8
+        // Connections the transport keeps for reuse are bounded by its connections per host, not by the burst.
+        let descriptorLimit = idleDescriptors + transport.connectionsPerHost + 8
         let settled = await eventually(timeout: 5) { (ProcessResources.fileDescriptors ?? 0) <= descriptorLimit }
         let descriptors = ProcessResources.fileDescriptors ?? 0
         print(
-            "load: \(Self.inFlight) \(verb) through \(transport.name) in \(String(format: "%.1f", seconds)) s; "
+            "load: \(Self.inFlight) \(verb) through \(transport.rawValue) in \(String(format: "%.1f", seconds)) s; "
                 + "at most \(threads.highest) threads (\(threads.samples) samples); "
                 + "file descriptors \(idleDescriptors) before, \(descriptors) after")
         #expect(threads.highest <= Self.threadLimit, "\(threads.highest) threads during the burst")

@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,17 +9,18 @@ import Testing
 
 @Suite("URLs over real HTTP: httpbin echoes what arrived", .httpbin)
 struct QueryEchoTests {
-    let client = NetworkClient()
 
-    @Test("Characters that need escaping arrive exactly as given")
-    func trickyCharacters() async throws {
+    @Test("Characters that need escaping arrive exactly as given", arguments: TransportKind.all)
+    func trickyCharacters(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let endpoint = try HTTPBinEndpoint("/get", task: .requestParameters(urlParameters: ["q": "a b+c&d=é/?#", "empty": ""]))
         let echo: Echo = try await client.send(endpoint)
         #expect(echo.args == ["q": "a b+c&d=é/?#", "empty": ""])
     }
 
-    @Test("Arrays arrive as repeated bracketed keys, or bare keys when asked")
-    func arrays() async throws {
+    @Test("Arrays arrive as repeated bracketed keys, or bare keys when asked", arguments: TransportKind.all)
+    func arrays(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let parameters: Parameters = ["ids": [1, 2, 3], "tags": ["a&b", "c d"]]
         let bracketed: Echo = try await client.send(try HTTPBinEndpoint("/get", task: .requestParameters(urlParameters: parameters)))
         #expect(bracketed.args == ["ids[]": ["1", "2", "3"], "tags[]": ["a&b", "c d"]])
@@ -29,15 +31,17 @@ struct QueryEchoTests {
         #expect(echo.args == ["ids": ["1", "2", "3"], "tags": ["a&b", "c d"]])
     }
 
-    @Test("Nested dictionaries arrive as bracketed paths")
-    func nestedDictionaries() async throws {
+    @Test("Nested dictionaries arrive as bracketed paths", arguments: TransportKind.all)
+    func nestedDictionaries(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let parameters: Parameters = ["filter": ["year": 1999, "genre": ["name": "drama"]]]
         let echo: Echo = try await client.send(try HTTPBinEndpoint("/get", task: .requestParameters(urlParameters: parameters)))
         #expect(echo.args == ["filter[year]": "1999", "filter[genre][name]": "drama"])
     }
 
-    @Test("Bools arrive as literals, or as 1 and 0 when asked")
-    func bools() async throws {
+    @Test("Bools arrive as literals, or as 1 and 0 when asked", arguments: TransportKind.all)
+    func bools(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let parameters: Parameters = ["adult": false, "video": true]
         let literal: Echo = try await client.send(try HTTPBinEndpoint("/get", task: .requestParameters(urlParameters: parameters)))
         #expect(literal.args == ["adult": "false", "video": "true"])
@@ -48,8 +52,9 @@ struct QueryEchoTests {
         #expect(echo.args == ["adult": "0", "video": "1"])
     }
 
-    @Test("A path with spaces and non-ASCII segments is sent percent-encoded once and arrives as written")
-    func pathSegments() async throws {
+    @Test("A path with spaces and non-ASCII segments is sent percent-encoded once and arrives as written", arguments: TransportKind.all)
+    func pathSegments(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let endpoint = try HTTPBinEndpoint("/anything/a b/é/北京")
         let base = try HTTPBin.base()
         let sent = try endpoint.urlRequest(encoder: JSONEncoder()).url?.absoluteString

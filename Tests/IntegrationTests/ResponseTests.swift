@@ -1,5 +1,6 @@
 import Foundation
 import NetworkLayer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,15 +9,15 @@ import Testing
 
 @Suite("Responses over real HTTP: statuses, encodings, redirects", .httpbin)
 struct ResponseTests {
-    let client = NetworkClient()
 
     struct Compressed: Decodable {
         let gzipped: Bool?
         let deflated: Bool?
     }
 
-    @Test("A 4xx fails with its status and its body")
-    func clientError() async throws {
+    @Test("A 4xx fails with its status and its body", arguments: TransportKind.all)
+    func clientError(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/status/418"))
         let error = try #require(result.failure)
         #expect(error.statusCode == 418)
@@ -24,8 +25,9 @@ struct ResponseTests {
         #expect(error.description.contains("418"))
     }
 
-    @Test("A 5xx fails with unacceptableStatusCode", arguments: [500, 502, 503])
-    func serverError(status: Int) async throws {
+    @Test("A 5xx fails with unacceptableStatusCode", arguments: TransportKind.all, [500, 502, 503])
+    func serverError(transport: TransportKind, status: Int) async throws {
+        let client = transport.makeClient()
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/status/\(status)"))
         guard case .unacceptableStatusCode(let code, let response)? = result.failure else {
             Issue.record("expected unacceptableStatusCode, got \(result)")
@@ -35,16 +37,18 @@ struct ResponseTests {
         #expect(response.statusCode == status)
     }
 
-    @Test("gzip and deflate bodies arrive decoded")
-    func compressedBodies() async throws {
+    @Test("gzip and deflate bodies arrive decoded", arguments: TransportKind.all)
+    func compressedBodies(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let gzip: Compressed = try await client.send(try HTTPBinEndpoint("/gzip"))
         let deflate: Compressed = try await client.send(try HTTPBinEndpoint("/deflate"))
         #expect(gzip.gzipped == true)
         #expect(deflate.deflated == true)
     }
 
-    @Test("HTML where JSON was expected fails with decodingFailed and keeps the body")
-    func htmlInsteadOfJSON() async throws {
+    @Test("HTML where JSON was expected fails with decodingFailed and keeps the body", arguments: TransportKind.all)
+    func htmlInsteadOfJSON(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/html"))
         guard case .decodingFailed(_, let body)? = result.failure else {
             Issue.record("expected decodingFailed, got \(result)")
@@ -53,14 +57,16 @@ struct ResponseTests {
         #expect(String(decoding: body, as: UTF8.self).contains("<html>"))
     }
 
-    @Test("Redirects are followed to the final response")
-    func redirects() async throws {
+    @Test("Redirects are followed to the final response", arguments: TransportKind.all)
+    func redirects(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let echo: Echo = try await client.send(try HTTPBinEndpoint("/redirect/3"))
         #expect(echo.url == "\(try HTTPBin.base())/get")
     }
 
-    @Test("A 303 after a POST turns into a GET, as HTTP says")
-    func seeOther() async throws {
+    @Test("A 303 after a POST turns into a GET, as HTTP says", arguments: TransportKind.all)
+    func seeOther(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let endpoint = try HTTPBinEndpoint(
             "/redirect-to",
             method: .post,
@@ -71,8 +77,9 @@ struct ResponseTests {
         #expect(echo.data?.isEmpty == true)
     }
 
-    @Test("Basic auth with the right credentials succeeds")
-    func basicAuth() async throws {
+    @Test("Basic auth with the right credentials succeeds", arguments: TransportKind.all)
+    func basicAuth(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         struct Authenticated: Decodable {
             let authenticated: Bool
             let user: String
@@ -86,8 +93,9 @@ struct ResponseTests {
         #expect(result.user == "user")
     }
 
-    @Test("Connection refused fails with requestFailed")
-    func connectionRefused() async throws {
+    @Test("Connection refused fails with requestFailed", arguments: TransportKind.all)
+    func connectionRefused(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         var endpoint = try HTTPBinEndpoint("/get")
         endpoint.base = "http://127.0.0.1:1"  // nothing listens on port 1: refused at once
         let result = await client.fetch(endpoint, as: Echo.self)

@@ -9,15 +9,15 @@ import Testing
 
 @Suite("Streaming responses from httpbin", .httpbin)
 struct StreamingHTTPBinTests {
-    let client = NetworkClient()
 
     struct StreamedEcho: Decodable, Equatable {
         let id: Int
         let url: String
     }
 
-    @Test("/stream/N reads as NDJSON, each line decoded")
-    func ndjson() async throws {
+    @Test("/stream/N reads as NDJSON, each line decoded", arguments: TransportKind.all)
+    func ndjson(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         var items: [StreamedEcho] = []
         for try await item in try await client.stream(for: try HTTPBinEndpoint("/stream/5")).lines(as: StreamedEcho.self) {
             items.append(item)
@@ -26,8 +26,9 @@ struct StreamingHTTPBinTests {
         #expect(items.allSatisfy { $0.url.hasSuffix("/stream/5") })
     }
 
-    @Test("/drip arrives a byte at a time over two seconds, and a shorter idle timeout does not cut it off")
-    func drip() async throws {
+    @Test("/drip arrives a byte at a time over two seconds, and a shorter idle timeout does not cut it off", arguments: TransportKind.all)
+    func drip(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         // 4 bytes 0.5 s apart under a 1.5 s timeout: an idle timeout lets them all through.
         var endpoint = try HTTPBinEndpoint("/drip", timeout: 1.5)
         endpoint.task = .requestParameters(urlParameters: ["duration": 2, "numbytes": 4, "delay": 0, "code": 200])
@@ -45,8 +46,9 @@ struct StreamingHTTPBinTests {
         #expect(try sent.get() == Data("****".utf8), "send follows the same idle timeout")
     }
 
-    @Test("A 401 with a Basic challenge fails a stream and a download with the 401 instead of hanging")
-    func basicChallenge() async throws {
+    @Test("A 401 with a Basic challenge fails a stream and a download with the 401 instead of hanging", arguments: TransportKind.all)
+    func basicChallenge(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let endpoint = try HTTPBinEndpoint("/basic-auth/user/passwd", timeout: 10)
         let streamError = await #expect(throws: APIError.self) { try await client.stream(for: endpoint) }
         #expect(streamError?.statusCode == 401)
@@ -59,10 +61,10 @@ struct StreamingHTTPBinTests {
 
 @Suite("Streaming responses from a local server", .fileserver)
 struct StreamingFileServerTests {
-    let client = NetworkClient()
 
-    @Test("Server-Sent Events arrive parsed, one at a time as the server writes them")
-    func serverSentEvents() async throws {
+    @Test("Server-Sent Events arrive parsed, one at a time as the server writes them", arguments: TransportKind.all)
+    func serverSentEvents(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         var endpoint = try FileServer.endpoint("/events", query: ["interval": 0.05])
         endpoint.headers = ["Accept": "text/event-stream"]
         let stream = try await client.stream(for: endpoint)
@@ -81,8 +83,9 @@ struct StreamingFileServerTests {
 
     struct Line: Decodable, Equatable { let index: Int }
 
-    @Test("Lines can be read as they come and the rest abandoned")
-    func partialRead() async throws {
+    @Test("Lines can be read as they come and the rest abandoned", arguments: TransportKind.all)
+    func partialRead(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         var lines: [Line] = []
         let stream = try await client.stream(for: try FileServer.endpoint("/lines", query: ["count": 100, "interval": 0.02]))
         for try await line in stream.lines(as: Line.self) {

@@ -22,7 +22,6 @@ import Testing
     "Memory stays flat for large transfers", .fileserver, .largeTransfers,
     .enabled(if: PeakMemory.isAvailable, "needs Linux's /proc/self/clear_refs"), .serialized)
 struct TransferMemoryTests {
-    let client = NetworkClient()
     static let bound: Int64 = 64 * 1024 * 1024
 
     static func report(_ what: String, _ rise: Int64, _ elapsed: Double) {
@@ -32,8 +31,9 @@ struct TransferMemoryTests {
         )
     }
 
-    @Test("Downloading 1 GiB to a file raises the peak by far less than the body")
-    func download() async throws {
+    @Test("Downloading 1 GiB to a file raises the peak by far less than the body", arguments: TransportKind.all)
+    func download(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         // A first small transfer, so that the rise measured is the large one's, not the client's first.
         _ = try await client.download(for: try FileServer.endpoint("/pattern", query: ["size": 1000]), to: directory.file("warm-up"))
@@ -48,8 +48,9 @@ struct TransferMemoryTests {
         #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
     }
 
-    @Test("Reading 200 MB into memory with data(for:) peaks at little more than the body, not twice it")
-    func dataInMemory() async throws {
+    @Test("Reading 200 MB into memory with data(for:) peaks at little more than the body, not twice it", arguments: TransportKind.all)
+    func dataInMemory(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let size = 200_000_000
         _ = try await client.response(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
         let stopwatch = Stopwatch()
@@ -65,8 +66,11 @@ struct TransferMemoryTests {
         #expect(rise < Int64(size) * 13 / 10, "peak rose by \(rise / 1_048_576) MiB for a body of \(size / 1_048_576) MiB")
     }
 
-    @Test("A stream read a chunk every 50 ms for 5 s while 50 MB arrive neither fails nor raises the peak by more than a few MiB")
-    func slowStreamReader() async throws {
+    @Test(
+        "A stream read a chunk every 50 ms for 5 s while 50 MB arrive neither fails nor raises the peak by more than a few MiB",
+        arguments: TransportKind.all)
+    func slowStreamReader(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         _ = try await client.response(for: try FileServer.endpoint("/pattern", query: ["size": 1000]))
         let stopwatch = Stopwatch()
         let (read, rise): (Int, Int64) = try await PeakMemory.rise {
@@ -85,8 +89,9 @@ struct TransferMemoryTests {
         #expect(rise < 8 * 1024 * 1024, "peak rose by \(rise / 1_048_576) MiB")
     }
 
-    @Test("Uploading a 512 MiB file raises the peak by far less than the body")
-    func uploadFile() async throws {
+    @Test("Uploading a 512 MiB file raises the peak by far less than the body", arguments: TransportKind.all)
+    func uploadFile(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let file = try directory.sparseFile("upload.bin", size: 512 << 20)
         let _: Sink = try await client.upload(
@@ -100,8 +105,9 @@ struct TransferMemoryTests {
         #expect(rise < Self.bound, "peak rose by \(rise / 1_048_576) MiB")
     }
 
-    @Test("A multipart form with a 512 MiB file raises the peak by far less than the body")
-    func uploadMultipart() async throws {
+    @Test("A multipart form with a 512 MiB file raises the peak by far less than the body", arguments: TransportKind.all)
+    func uploadMultipart(transport: TransportKind) async throws {
+        let client = transport.makeClient()
         let directory = try TemporaryDirectory()
         let file = try directory.sparseFile("video.bin", size: 512 << 20)
         var form = MultipartFormData()

@@ -1,31 +1,32 @@
 import Foundation
 import NetworkLayer
+import TestSupport
 import Testing
 
 @Suite("Cancellation racing completion")
 struct CancellationRaceTests {
     /// On Linux, cancelling `data(for:)` calls while their connections are being refused hung
     /// the process in most runs; every request here must still end, cancelled or refused.
-    @Test("Requests cancelled as they start, racing a refused connection, all end")
-    func cancelRacingRefusal() async throws {
+    @Test("Requests cancelled as they start, racing a refused connection, all end", arguments: TransportKind.all)
+    func cancelRacingRefusal(transport: TransportKind) async throws {
         let server = try SilentServer()
         let base = server.baseURL
         server.stop()
         // A watchdog rather than `.timeLimit`, which needs macOS 13 / iOS 16.
-        let finished = await withWatchdog(seconds: 60) { await Self.rounds(base: base) }
+        let finished = await withWatchdog(seconds: 60) { await Self.rounds(base: base, client: transport.makeClient()) }
         #expect(finished == true)
     }
 
     /// On Linux, a task cancelled while the session's delegate was deciding a redirect crashed the
     /// process when the decision came ("Received callback for HTTP redirection, but we're not waiting
     /// for it"): 3 runs of 3 before the fix.
-    @Test("Requests cancelled or timed out in the middle of a redirect loop all end, and the process goes on")
-    func cancelAmidRedirects() async throws {
+    @Test("Requests cancelled or timed out in the middle of a redirect loop all end, and the process goes on", arguments: TransportKind.all)
+    func cancelAmidRedirects(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(status: 302, headers: ["Location": "/loop", "Content-Length": "0", "Connection": "close"])
         }
         let base = server.baseURL
-        let client = NetworkClient()
+        let client = transport.makeClient()
         let results = await withTaskGroup(of: APIError?.self) { group in
             for index in 0..<200 {
                 group.addTask {
@@ -54,8 +55,7 @@ struct CancellationRaceTests {
         try await Task.sleep(nanoseconds: 100_000_000)
     }
 
-    private static func rounds(base: String) async -> Bool {
-        let client = NetworkClient()
+    private static func rounds(base: String, client: NetworkClient) async -> Bool {
         for round in 0..<30 {
             let results = await withTaskGroup(of: APIError?.self) { group in
                 for index in 0..<100 {

@@ -1,6 +1,7 @@
 import Foundation
 import NetworkLayer
 import NetworkLayerTesting
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -190,12 +191,12 @@ struct ClientTests {
         #expect(await NetworkClient().fetch(with: request, as: String.self).failure == .invalidResponse)
     }
 
-    @Test("Over real sockets, a refused connection is .requestFailed(.cannotConnectToHost)")
-    func connectionRefused() async throws {
+    @Test("Over real sockets, a refused connection is .requestFailed(.cannotConnectToHost)", arguments: TransportKind.all)
+    func connectionRefused(transport: TransportKind) async throws {
         let server = try SilentServer()
         let base = server.baseURL
         server.stop()
-        let error = try #require(await NetworkClient().fetch(TestEndpoint(base: base), as: Empty.self).failure)
+        let error = try #require(await transport.makeClient().fetch(TestEndpoint(base: base), as: Empty.self).failure)
         guard case .requestFailed(let urlError) = error else {
             Issue.record("expected .requestFailed, got \(error)")
             return

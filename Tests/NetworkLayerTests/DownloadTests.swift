@@ -91,8 +91,8 @@ struct DownloadTests {
         #expect(directory.contents.isEmpty)
     }
 
-    @Test("Cancelling mid-body deletes the partial file and closes the connection")
-    func cancellationMidBody() async throws {
+    @Test("Cancelling mid-body deletes the partial file and closes the connection", arguments: TransportKind.all)
+    func cancellationMidBody(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "\(10 * 1024 * 1024)"])
             connection.write(Pattern.data(count: 1024 * 1024))
@@ -100,7 +100,7 @@ struct DownloadTests {
         }
         let directory = try TemporaryDirectory()
         let log = ProgressLog()
-        let client = NetworkClient()
+        let client = transport.makeClient()
         let task = Task {
             try await client.download(
                 for: TestEndpoint(base: server.baseURL, timeout: 60), to: directory.file("big.bin"), progress: log.handler)
@@ -113,8 +113,8 @@ struct DownloadTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("A download that stalls times out after its idle timeout and leaves no file")
-    func stallTimesOut() async throws {
+    @Test("A download that stalls times out after its idle timeout and leaves no file", arguments: TransportKind.all)
+    func stallTimesOut(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "1000"])
             connection.write(Pattern.data(count: 100))
@@ -123,15 +123,15 @@ struct DownloadTests {
         let directory = try TemporaryDirectory()
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.timedOut) {
-            try await NetworkClient().download(for: TestEndpoint(base: server.baseURL, timeout: 0.5), to: directory.file("x"))
+            try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 0.5), to: directory.file("x"))
         }
         #expect(stopwatch.seconds < 20)
         #expect(directory.contents.isEmpty)
         #expect(await eventually { server.closedByClient == 1 })
     }
 
-    @Test("The timeout is an idle timeout: a download that keeps trickling outlives it")
-    func trickleOutlivesTimeout() async throws {
+    @Test("The timeout is an idle timeout: a download that keeps trickling outlives it", arguments: TransportKind.all)
+    func trickleOutlivesTimeout(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "8"])
             for index in 0..<8 {
@@ -141,7 +141,7 @@ struct DownloadTests {
         }
         let directory = try TemporaryDirectory()
         // 8 × 0.3 s is 2.4 s, twice the timeout; no gap between bytes comes near it.
-        let file = try await NetworkClient().download(for: TestEndpoint(base: server.baseURL, timeout: 1.2), to: directory.file("x"))
+        let file = try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 1.2), to: directory.file("x"))
         #expect(try Data(contentsOf: file.fileURL) == Pattern.data(count: 8))
     }
 }

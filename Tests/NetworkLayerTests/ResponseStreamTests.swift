@@ -40,11 +40,11 @@ struct ResponseStreamTests {
         #expect(lines == ["gone"])
     }
 
-    @Test("Breaking out of the loop ends the transfer and closes the connection")
-    func breakClosesConnection() async throws {
+    @Test("Breaking out of the loop ends the transfer and closes the connection", arguments: TransportKind.all)
+    func breakClosesConnection(transport: TransportKind) async throws {
         let server = try Self.endlessLines()
         var lines: [String] = []
-        for try await line in try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)).lines {
+        for try await line in try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)).lines {
             lines.append(line)
             if lines.count == 3 { break }
         }
@@ -52,21 +52,21 @@ struct ResponseStreamTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("Dropping a stream without reading it closes the connection")
-    func droppedStreamClosesConnection() async throws {
+    @Test("Dropping a stream without reading it closes the connection", arguments: TransportKind.all)
+    func droppedStreamClosesConnection(transport: TransportKind) async throws {
         let server = try Self.endlessLines()
-        let stream = try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30))
+        let stream = try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30))
         #expect(stream.response.statusCode == 200)
         _ = consume stream
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("Cancelling the reading task ends the stream with .cancelled and closes the connection")
-    func cancellation() async throws {
+    @Test("Cancelling the reading task ends the stream with .cancelled and closes the connection", arguments: TransportKind.all)
+    func cancellation(transport: TransportKind) async throws {
         let server = try Self.endlessLines()
         let received = Locked(0)
         let task = Task {
-            for try await _ in try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)).lines {
+            for try await _ in try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)).lines {
                 received.withLock { $0 += 1 }
             }
         }
@@ -76,8 +76,8 @@ struct ResponseStreamTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("A stream that stalls fails with .timedOut after its idle timeout; one that trickles lives on")
-    func idleTimeout() async throws {
+    @Test("A stream that stalls fails with .timedOut after its idle timeout; one that trickles lives on", arguments: TransportKind.all)
+    func idleTimeout(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Transfer-Encoding": "chunked"])
             let trickles = connection.requestLine.contains("/trickle")
@@ -88,7 +88,7 @@ struct ResponseStreamTests {
             }
             if trickles { connection.endChunks() } else { connection.waitUntilClosed() }
         }
-        let client = NetworkClient()
+        let client = transport.makeClient()
         var stalled: [String] = []
         await #expect(throws: APIError.timedOut) {
             for try await line in try await client.stream(for: TestEndpoint(base: server.baseURL, path: "/stall", timeout: 1.2)).lines {
@@ -121,14 +121,14 @@ struct ResponseStreamTests {
         }
     }
 
-    @Test("A large body arrives whole and in order")
-    func largeBody() async throws {
+    @Test("A large body arrives whole and in order", arguments: TransportKind.all)
+    func largeBody(transport: TransportKind) async throws {
         // Under the default buffer limit, so that however slowly this reader runs it never falls too far behind.
         let total = 4 * 1024 * 1024
         let server = try Self.patternServer(total: total)
         var received = 0
         var inOrder = true
-        for try await chunk in try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)) {
+        for try await chunk in try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30)) {
             inOrder = inOrder && chunk.first == UInt8(received % 251) && chunk.last == UInt8((received + chunk.count - 1) % 251)
             received += chunk.count
         }
@@ -136,11 +136,13 @@ struct ResponseStreamTests {
         #expect(inOrder)
     }
 
-    @Test("A reader that falls far behind slows the stream down instead of failing it: every byte comes, in order")
-    func slowReader() async throws {
+    @Test(
+        "A reader that falls far behind slows the stream down instead of failing it: every byte comes, in order",
+        arguments: TransportKind.all)
+    func slowReader(transport: TransportKind) async throws {
         // 64 KiB every 5 ms, about 12 MB/s, for far longer than the test: only the client can end it.
         let server = try Self.patternServer(total: 1024 * 1024 * 1024, pause: 0.005)
-        let stream = try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30), bufferLimit: 1024 * 1024)
+        let stream = try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL, timeout: 30), bufferLimit: 1024 * 1024)
         var iterator = stream.makeAsyncIterator()
         var received = try await iterator.next()?.count ?? 0
         // Not reading for a while: the server goes on sending, several times the buffer's high watermark.
@@ -172,11 +174,13 @@ struct StreamLineLimitTests {
         }
     }
 
-    @Test("A line that never ends fails with bufferLimitExceeded instead of growing; the lines before it are read first")
-    func endlessLine() async throws {
+    @Test(
+        "A line that never ends fails with bufferLimitExceeded instead of growing; the lines before it are read first",
+        arguments: TransportKind.all)
+    func endlessLine(transport: TransportKind) async throws {
         let x = UInt8(ascii: "x")
         let server = try Self.trickling([Data("a\nb\n".utf8)] + Array(repeating: Data(repeating: x, count: 150), count: 10))
-        var iterator = try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000).lines
+        var iterator = try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000).lines
             .makeAsyncIterator()
         // Each read outside #expect, whose closure would read a copy of the iterator.
         var reads: [Result<String?, APIError>] = []
@@ -184,13 +188,15 @@ struct StreamLineLimitTests {
         #expect(reads == [.success("a"), .success("b"), .failure(.bufferLimitExceeded(1000)), .success(nil)])
     }
 
-    @Test("An event whose data lines never end with a blank line fails with bufferLimitExceeded")
-    func endlessEvent() async throws {
+    @Test("An event whose data lines never end with a blank line fails with bufferLimitExceeded", arguments: TransportKind.all)
+    func endlessEvent(transport: TransportKind) async throws {
         let lines = Data(String(repeating: "data: 0123456789\n", count: 10).utf8)
         let server = try Self.trickling([Data("data: first\n\n".utf8)] + Array(repeating: lines, count: 12))
         var events: [String] = []
         await #expect(throws: APIError.bufferLimitExceeded(1000)) {
-            for try await event in try await NetworkClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000).events {
+            for try await event in try await transport.makeClient().stream(for: TestEndpoint(base: server.baseURL), bufferLimit: 1000)
+                .events
+            {
                 events.append(event.data)
             }
         }

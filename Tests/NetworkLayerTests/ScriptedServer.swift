@@ -23,10 +23,13 @@ final class ScriptedServer: Sendable {
         /// The number of body bytes the request carried (read and discarded).
         let bodyLength: Int
 
-        /// Writes a response head; returns whether the client took it.
+        /// Writes a response head, with `Connection: close` unless `headers` say otherwise (each
+        /// connection serves one request); returns whether the client took it.
         @discardableResult
         func writeHead(status: Int = 200, headers: [String: String]) -> Bool {
             var head = "HTTP/1.1 \(status) Status\r\n"
+            var headers = headers
+            if !headers.keys.contains(where: { $0.lowercased() == "connection" }) { headers["Connection"] = "close" }
             for (name, value) in headers { head += "\(name): \(value)\r\n" }
             return write(Data((head + "\r\n").utf8))
         }
@@ -93,6 +96,9 @@ final class ScriptedServer: Sendable {
     /// The port it listens on, chosen by the system.
     let port: UInt16
     private let listener: Int32
+    /// Whether ``stop()`` has closed the listener: closing it twice could close a descriptor the
+    /// process has since reused for another socket (a client's, say).
+    private let isStopped = Locked(false)
     fileprivate let state = Locked(State())
 
     /// Starts listening; `script` runs for every connection, on a thread of its own.
@@ -148,8 +154,13 @@ final class ScriptedServer: Sendable {
     /// The connections accepted so far.
     var accepted: Int { state.withLock { $0.accepted } }
 
-    /// Stops accepting connections.
+    /// Stops accepting connections; once.
     func stop() {
+        let wasStopped = isStopped.withLock { isStopped in
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }

@@ -8,13 +8,25 @@ import NetworkLayer
 #endif
 
 /// A TCP server on 127.0.0.1 that accepts connections and never answers, so requests to it
-/// stay in flight until they are cancelled. It reports how many connections the client
-/// still holds open, to prove a cancelled request was really torn down.
+/// stay in flight until they are cancelled. It reports how many connections carried a request
+/// and how many the client still holds open, to prove a cancelled request was really torn down.
 final class SilentServer: Sendable {
     /// The port it listens on, chosen by the system.
     let port: UInt16
     private let listener: Int32
-    private let connections = Locked<[Int32]>([])
+    /// Whether ``stop()`` has closed the listener: closing it twice could close a descriptor the
+    /// process has since reused for another socket (a client's, say).
+    private let isStopped = Locked(false)
+    private let connections = Locked<[Accepted]>([])
+
+    /// An accepted connection, and what has been seen of it.
+    private struct Accepted {
+        let descriptor: Int32
+        /// Whether the client has sent anything on it (a request, or part of one).
+        var hasReceived = false
+        /// Whether the client has closed it.
+        var isClosed = false
+    }
 
     struct StartError: Error, CustomStringConvertible {
         let step: String
@@ -50,7 +62,7 @@ final class SilentServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
-                connections.withLock { $0.append(connection) }
+                connections.withLock { $0.append(Accepted(descriptor: connection)) }
             }
         }
     }
@@ -58,29 +70,48 @@ final class SilentServer: Sendable {
     /// The base URL of the server, for example `http://127.0.0.1:40123`.
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// The number of connections accepted so far.
-    var acceptedCount: Int { connections.withLock { $0.count } }
-
     /// The number of accepted connections the client has not closed.
-    var openCount: Int {
+    var openCount: Int { polled().filter { !$0.isClosed }.count }
+
+    /// The number of connections on which the client has sent something: requests that reached the
+    /// server, rather than connections a transport opened ahead of them.
+    var requestCount: Int { polled().filter(\.hasReceived).count }
+
+    /// The number of connections that carried a request and that the client has not closed: those
+    /// of requests still in flight. (A connection a transport opened for a request that was
+    /// cancelled before it was sent may stay open, idle in its pool.)
+    var openRequestCount: Int { polled().filter { $0.hasReceived && !$0.isClosed }.count }
+
+    /// Every connection after reading, without waiting, what its client sent so far.
+    private func polled() -> [Accepted] {
         connections.withLock { connections in
-            connections.filter { connection in
-                var buffer = [UInt8](repeating: 0, count: 4096)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            for index in connections.indices where !connections[index].isClosed {
                 while true {
-                    let count = recv(connection, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-                    if count > 0 { continue }
-                    return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                    let count = recv(connections[index].descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if count > 0 {
+                        connections[index].hasReceived = true
+                        continue
+                    }
+                    if count == 0 || !(errno == EAGAIN || errno == EWOULDBLOCK) { connections[index].isClosed = true }
+                    break
                 }
-            }.count
+            }
+            return connections
         }
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection; once.
     func stop() {
+        let wasStopped = isStopped.withLock { isStopped in
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
         connections.withLock { connections in
-            connections.forEach { close($0) }
+            connections.forEach { close($0.descriptor) }
             connections.removeAll()
         }
     }

@@ -10,25 +10,25 @@ import Testing
 
 @Suite("Timeouts over real sockets")
 struct TimeoutTests {
-    @Test("Without an endpoint timeout, the session's timeout applies")
-    func sessionTimeout() async throws {
+    @Test(
+        "Without an endpoint timeout, the transport's timeout applies (a session's timeoutIntervalForRequest)", arguments: TransportKind.all
+    )
+    func sessionTimeout(transport: TransportKind) async throws {
         let server = try SilentServer()
         defer { server.stop() }
-        let configuration = NetworkClient.defaultConfiguration()
-        configuration.timeoutIntervalForRequest = 1
-        let client = NetworkClient(configuration: configuration)
+        let client = transport.makeClient(timeout: 1)
         let started = Date()
         let result = await client.fetch(TestEndpoint(base: server.baseURL), as: Empty.self)
         #expect(result.failure == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 30, "the session's 1 s, not the request default of 60 s")
+        #expect(Date().timeIntervalSince(started) < 30, "the transport's 1 s, not the request default of 60 s")
     }
 
-    @Test("A sub-second endpoint timeout never fires before its time")
-    func subSecondTimeout() async throws {
+    @Test("A sub-second endpoint timeout never fires before its time", arguments: TransportKind.all)
+    func subSecondTimeout(transport: TransportKind) async throws {
         let server = try SilentServer()
         defer { server.stop() }
         let started = Date()
-        let result = await NetworkClient().fetch(TestEndpoint(base: server.baseURL, timeout: 0.5), as: Empty.self)
+        let result = await transport.makeClient().fetch(TestEndpoint(base: server.baseURL, timeout: 0.5), as: Empty.self)
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.failure == .timedOut)
         #expect(elapsed >= 0.5, "fired after \(elapsed) s")

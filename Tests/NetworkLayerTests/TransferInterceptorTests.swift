@@ -81,15 +81,15 @@ struct TransferInterceptorTests {
         #expect(directory.contents.isEmpty)
     }
 
-    @Test("An upload from a file is retried with its whole body, through upload(for:) and send")
-    func uploadFileRetries() async throws {
+    @Test("An upload from a file is retried with its whole body, through upload(for:) and send", arguments: TransportKind.all)
+    func uploadFileRetries(transport: TransportKind) async throws {
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         try Pattern.data(count: 300_000).write(to: file)
         for viaSend in [false, true] {
             let (server, served) = try Self.flakyEchoServer(failures: 1)
             let endpoint = TestEndpoint(base: server.baseURL, method: .put, task: .uploadFile(file))
-            let client = NetworkClient(interceptors: [
+            let client = transport.makeClient(interceptors: [
                 HeaderAdapter(header: "X-Adapted", value: "yes"),
                 ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry },
             ])
@@ -100,13 +100,15 @@ struct TransferInterceptorTests {
         }
     }
 
-    @Test("A form written to a temporary file outlives a failed attempt of a stream, for the retry to send whole")
-    func streamedFormRetries() async throws {
+    @Test(
+        "A form written to a temporary file outlives a failed attempt of a stream, for the retry to send whole",
+        arguments: TransportKind.all)
+    func streamedFormRetries(transport: TransportKind) async throws {
         let (server, served) = try Self.flakyEchoServer(failures: 1)
         var form = MultipartFormData()
         form.encodingMemoryThreshold = 1024
         form.append(Pattern.data(count: 200_000), name: "blob", filename: "blob.bin")
-        let client = NetworkClient(interceptors: [ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }])
+        let client = transport.makeClient(interceptors: [ScriptedRetrier { _, context in context.attempt < 3 ? .retry : .doNotRetry }])
 
         var body = Data()
         for try await chunk in try await client.stream(

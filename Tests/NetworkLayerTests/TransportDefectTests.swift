@@ -86,14 +86,16 @@ struct TransportDefectTests {
         }
     }
 
-    @Test("The timeout is idle time for every call: send, an upload through send, and upload(for:) alike outlive it while bytes flow")
-    func oneTimeoutModel() async throws {
+    @Test(
+        "The timeout is idle time for every call: send, an upload through send, and upload(for:) alike outlive it while bytes flow",
+        arguments: TransportKind.all)
+    func oneTimeoutModel(transport: TransportKind) async throws {
         let server = try Self.tricklingServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         try Pattern.data(count: 50_000).write(to: file)
-        let client = NetworkClient()
+        let client = transport.makeClient()
         let base = server.baseURL
         // 0.9 s of answer under a 0.6 s timeout: only an idle timeout lets these through.
         async let sent = client.send(TestEndpoint(base: base, timeout: 0.6), as: String.self)
@@ -106,14 +108,14 @@ struct TransportDefectTests {
         #expect(try await uploaded == "0123456")
     }
 
-    @Test("A silent server times out send and an upload through send at the endpoint's timeout alike")
-    func silentTimeouts() async throws {
+    @Test("A silent server times out send and an upload through send at the endpoint's timeout alike", arguments: TransportKind.all)
+    func silentTimeouts(transport: TransportKind) async throws {
         let server = try SilentServer()
         defer { server.stop() }
         let directory = try TemporaryDirectory()
         let file = directory.file("upload.bin")
         try Pattern.data(count: 1000).write(to: file)
-        let client = NetworkClient()
+        let client = transport.makeClient()
         for endpoint in [
             TestEndpoint(base: server.baseURL, timeout: 0.3),
             TestEndpoint(base: server.baseURL, method: .post, task: .uploadFile(file), timeout: 0.3),

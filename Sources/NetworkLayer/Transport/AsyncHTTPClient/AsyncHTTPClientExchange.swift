@@ -1,0 +1,355 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOFoundationCompat
+    import NIOHTTP1
+
+    /// One request of an ``AsyncHTTPClientTransport``, from `execute` to its end: AsyncHTTPClient's
+    /// delegate for it, and the one state machine for how it ends (completion, failure,
+    /// cancellation, the idle deadline, the reader giving up).
+    ///
+    /// AsyncHTTPClient calls the delegate on the request's event loop, one call at a time. The body
+    /// is collected into one buffer, or handed to a ``ResponseBody`` whose reader falling behind
+    /// holds the next read back: ``didReceiveBodyPart(task:_:)`` answers with a future that
+    /// completes once the reader has caught up, and AsyncHTTPClient reads no more of the socket
+    /// until then.
+    ///
+    /// A request that fails before any response because its connection went away is sent again on
+    /// another, up to ``maximumResends`` times (see ``AsyncHTTPClientFailure/mayResend(after:method:requestHeadSent:)``):
+    /// AsyncHTTPClient reuses a pooled connection without checking that the server still holds it
+    /// open, as curl does.
+    final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Sendable {
+        typealias Response = Void
+        typealias Waiter = CheckedContinuation<Result<TransportResponse, APIError>, Never>
+
+        /// Whether the body is collected before the response is given, or streamed after the head.
+        enum Mode: Sendable {
+            case collect
+            case stream
+        }
+
+        /// How many times a request whose connection went away before any response is sent again.
+        static let maximumResends = 3
+
+        private enum Phase {
+            /// Before the head (stream) or the end (collect).
+            case waiting
+            /// Streaming the body to its reader.
+            case streaming(ResponseBody.Writer)
+            /// Ended by this side (cancellation, deadline, reader), with the reason.
+            case ended(APIError)
+            /// Completed or failed by AsyncHTTPClient.
+            case completed
+        }
+
+        private struct State {
+            var phase = Phase.waiting
+            var waiter: Waiter?
+            var request: HTTPClient.Request?
+            var client: HTTPClient?
+            var task: HTTPClient.Task<Void>?
+            /// Counts the sendings of the request, so that the failure of one sent before is not taken for the current one's.
+            var attempt = 0
+            var requestHeadSent = false
+            var head: HTTPResponseHead?
+            /// The head's fields, converted.
+            var headers = HTTPHeaders()
+            /// The URL of the last request AsyncHTTPClient sent: the response's, after redirects.
+            var url: URL?
+            var collected = Data()
+            var sent: Int64 = 0
+            /// The read AsyncHTTPClient waits for while the reader is behind.
+            var demand: EventLoopPromise<Void>?
+            /// How many times the reader has caught up, so that a catch-up between a pause and the
+            /// wait for it is not missed.
+            var catchUps: UInt64 = 0
+            /// Uptime of the last byte sent or received, in nanoseconds.
+            var lastActivity: UInt64 = 0
+            var deadline: UInt64?
+
+            /// The streaming body's writer; `nil` (and the exchange over) once ended or completed.
+            var writerIfRunning: ResponseBody.Writer?? {
+                switch phase {
+                case .waiting: .some(nil)
+                case .streaming(let writer): .some(writer)
+                case .ended, .completed: nil
+                }
+            }
+
+            /// Ends the phase as `phase`; returns what waited for it: the waiter and the reader's
+            /// demand, taken out.
+            mutating func close(as phase: Phase) -> (Waiter?, EventLoopPromise<Void>?) {
+                self.phase = phase
+                if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+                defer {
+                    waiter = nil
+                    demand = nil
+                    collected = Data()
+                }
+                return (waiter, demand)
+            }
+        }
+
+        private let mode: Mode
+        private let timeout: UInt64?
+        private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
+        /// Whether the body can be sent again: not when it is a stream, which is read once.
+        private let canResend: Bool
+        private let state = Locked(State())
+
+        /// - Parameters:
+        ///   - timeout: The idle timeout in seconds, `nil` for none.
+        ///   - sendProgress: Told of the body going out.
+        ///   - canResend: Whether the body can be sent again.
+        init(mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool) {
+            self.mode = mode
+            self.timeout = timeout.map { UInt64(min($0, 1e9) * 1_000_000_000) }
+            self.sendProgress = sendProgress
+            self.canResend = canResend
+        }
+
+        /// Executes `request` on `client` and waits for the outcome: the head when streaming,
+        /// everything when collecting. Cancelling the calling task until then ends it.
+        func run(_ request: HTTPClient.Request, on client: HTTPClient) async -> Result<TransportResponse, APIError> {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let ended = state.withLock { state -> APIError? in
+                        if case .ended(let reason) = state.phase { return reason }
+                        state.waiter = continuation
+                        state.request = request
+                        state.client = client
+                        state.url = request.url
+                        state.lastActivity = Self.now()
+                        if let timeout { state.deadline = scheduleDeadline(at: state.lastActivity + timeout) }
+                        return nil
+                    }
+                    if let ended { return continuation.resume(returning: .failure(ended)) }
+                    execute(request, on: client, attempt: 0)
+                }
+            } onCancel: {
+                end(.cancelled)
+            }
+        }
+
+        /// Hands `request` to `client` for sending the `attempt`th time.
+        private func execute(_ request: HTTPClient.Request, on client: HTTPClient, attempt: Int) {
+            let task = client.execute(request: request, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
+            // A redirect that cannot be followed (a loop, too many) fails the task without telling the delegate.
+            task.futureResult.whenFailure { [self] error in fail(error, attempt: attempt) }
+            let endedMeanwhile = state.withLock { state -> APIError? in
+                guard state.attempt == attempt else { return nil }
+                state.task = task
+                if case .ended(let reason) = state.phase { return reason }
+                return nil
+            }
+            if let endedMeanwhile { task.fail(reason: endedMeanwhile) }
+        }
+
+        /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets
+        /// the error, and AsyncHTTPClient fails the request, closing its connection.
+        func end(_ reason: APIError) {
+            let ended = state.withLock { state -> (Waiter?, ResponseBody.Writer?, HTTPClient.Task<Void>?, EventLoopPromise<Void>?)? in
+                guard let writer = state.writerIfRunning else { return nil }
+                let (waiter, demand) = state.close(as: .ended(reason))
+                return (waiter, writer, state.task, demand)
+            }
+            guard let (waiter, writer, task, demand) = ended else { return }
+            waiter?.resume(returning: .failure(reason))
+            writer?.finish(throwing: reason)
+            task?.fail(reason: reason)
+            // AsyncHTTPClient waits for it no longer; a promise must not be left unfulfilled.
+            demand?.succeed(())
+        }
+
+        // MARK: AsyncHTTPClient's calls
+
+        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+            state.withLock { state in
+                state.lastActivity = Self.now()
+                state.requestHeadSent = true
+            }
+        }
+
+        func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
+            let progress = state.withLock { state -> (Int64, Int64?)? in
+                guard case .waiting = state.phase else { return nil }
+                state.lastActivity = Self.now()
+                state.sent += Int64(part.readableBytes)
+                return (state.sent, state.request?.body?.contentLength)
+            }
+            if let (sent, expected) = progress { sendProgress?(sent, expected) }
+        }
+
+        func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+            state.withLock { state in
+                state.lastActivity = Self.now()
+                state.url = request.url
+                // A redirect sends a new request, body included: its progress starts over.
+                if (300..<400).contains(head.status.code) {
+                    state.sent = 0
+                    state.requestHeadSent = false
+                }
+            }
+        }
+
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            // Converted outside the lock, once: a large head takes a while.
+            let headers = Self.headers(head.headers)
+            let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
+                guard case .waiting = state.phase else { return nil }
+                state.lastActivity = Self.now()
+                state.head = head
+                state.headers = headers
+                switch mode {
+                case .collect:
+                    if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > 0 {
+                        state.collected.reserveCapacity(min(length, Self.largestReservation))
+                    }
+                    return nil
+                case .stream:
+                    guard let waiter = state.waiter else { return nil }
+                    state.waiter = nil
+                    let (body, writer) = ResponseBody.makeStream(
+                        onDemand: { [weak self] in self?.readerCaughtUp() },
+                        onTermination: { [weak self] reason in self?.end(reason) }
+                    )
+                    state.phase = .streaming(writer)
+                    return (
+                        waiter,
+                        TransportResponse(
+                            head: HTTPResponse(statusCode: Int(head.status.code), headers: headers, url: state.url), body: body)
+                    )
+                }
+            }
+            if let (waiter, response) = delivery { waiter.resume(returning: .success(response)) }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            let step = state.withLock { state -> (ResponseBody.Writer, UInt64)? in
+                state.lastActivity = Self.now()
+                switch state.phase {
+                case .waiting:
+                    // Collecting (a stream's body comes after its head, in `.streaming`).
+                    state.collected.append(contentsOf: buffer.readableBytesView)
+                    return nil
+                case .streaming(let writer):
+                    return (writer, state.catchUps)
+                case .ended, .completed:
+                    return nil
+                }
+            }
+            guard let (writer, catchUps) = step else { return task.eventLoop.makeSucceededVoidFuture() }
+            let chunk = buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data()
+            guard writer.yield(chunk) == .pause else { return task.eventLoop.makeSucceededVoidFuture() }
+            // The reader is behind: AsyncHTTPClient reads on once it has caught up.
+            let demand = task.eventLoop.makePromise(of: Void.self)
+            let waits = state.withLock { state -> Bool in
+                guard case .streaming = state.phase, state.catchUps == catchUps else { return false }
+                state.demand = demand
+                return true
+            }
+            if !waits { demand.succeed(()) }
+            return demand.futureResult
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            let finished = state.withLock { state -> (Waiter?, ResponseBody.Writer?, TransportResponse?)? in
+                guard let writer = state.writerIfRunning else { return nil }
+                let response = state.head.map { head in
+                    TransportResponse(
+                        HTTPResponse(statusCode: Int(head.status.code), headers: state.headers, body: state.collected, url: state.url))
+                }
+                let (waiter, _) = state.close(as: .completed)
+                return (waiter, writer, response)
+            }
+            guard let (waiter, writer, response) = finished else { return }
+            writer?.finish()
+            waiter?.resume(returning: response.map { .success($0) } ?? .failure(.invalidResponse))
+        }
+
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            fail(error, attempt: nil)
+        }
+
+        /// Ends the exchange with AsyncHTTPClient's `error`, or sends the request again when its
+        /// connection went away before any response. `attempt` names the sending that failed, when
+        /// known: the failure of one sent before is ignored.
+        private func fail(_ error: any Error, attempt: Int?) {
+            enum Step {
+                case resend(HTTPClient.Request, HTTPClient, attempt: Int)
+                case fail(Waiter?, ResponseBody.Writer?, EventLoopPromise<Void>?, APIError)
+            }
+            let step = state.withLock { state -> Step? in
+                guard let writer = state.writerIfRunning, attempt == nil || attempt == state.attempt else { return nil }
+                if canResend, state.head == nil, state.attempt < Self.maximumResends, let request = state.request,
+                    let client = state.client,
+                    AsyncHTTPClientFailure.mayResend(after: error, method: request.method, requestHeadSent: state.requestHeadSent)
+                {
+                    state.attempt += 1
+                    state.task = nil
+                    state.requestHeadSent = false
+                    state.sent = 0
+                    state.url = request.url
+                    state.lastActivity = Self.now()
+                    return .resend(request, client, attempt: state.attempt)
+                }
+                let reason = AsyncHTTPClientFailure.apiError(error, headReceived: state.head != nil, url: state.url)
+                let (waiter, demand) = state.close(as: .completed)
+                return .fail(waiter, writer, demand, reason)
+            }
+            switch step {
+            case .resend(let request, let client, let attempt):
+                // Not from within AsyncHTTPClient's failure callback, which may hold its locks.
+                client.eventLoopGroup.any().execute { [self] in execute(request, on: client, attempt: attempt) }
+            case .fail(let waiter, let writer, let demand, let reason):
+                waiter?.resume(returning: .failure(reason))
+                writer?.finish(throwing: reason)
+                demand?.succeed(())
+            case nil:
+                break
+            }
+        }
+
+        // MARK: Backpressure and the idle deadline
+
+        /// The reader has caught up: AsyncHTTPClient may read on.
+        private func readerCaughtUp() {
+            let demand = state.withLock { state in
+                state.catchUps &+= 1
+                state.lastActivity = Self.now()
+                defer { state.demand = nil }
+                return state.demand
+            }
+            demand?.succeed(())
+        }
+
+        private func scheduleDeadline(at uptime: UInt64) -> UInt64 {
+            DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
+        }
+
+        /// Times the exchange out if nothing moved for its whole timeout (time the reader held the
+        /// body back does not count); otherwise looks again when it next could.
+        private func checkIdle() {
+            guard let timeout else { return }
+            let isIdle = state.withLock { state -> Bool in
+                guard state.writerIfRunning != nil else { return false }
+                let now = Self.now()
+                if state.demand != nil { state.lastActivity = now }
+                if now >= state.lastActivity + timeout { return true }
+                state.deadline = scheduleDeadline(at: state.lastActivity + timeout)
+                return false
+            }
+            if isIdle { end(.timedOut) }
+        }
+
+        /// The most a collected body reserves up front from its `Content-Length`: 64 MiB, so that a
+        /// header cannot make the process allocate what the body never brings.
+        private static let largestReservation = 64 * 1024 * 1024
+
+        private static func now() -> UInt64 {
+            DispatchTime.now().uptimeNanoseconds
+        }
+    }
+#endif

@@ -1,0 +1,132 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// AsyncHTTPClient's and SwiftNIO's errors as the ``APIError``s a `URLSession` would give for the
+    /// same cause, so that an application and ``RetryPolicy`` see one set of errors whichever
+    /// transport sends.
+    ///
+    /// Timeouts are ``APIError/timedOut`` and cancellation ``APIError/cancelled``; everything else
+    /// is ``APIError/requestFailed(_:)`` with the `URLError` code of its cause and the original
+    /// error's own words as its description (and the error itself under `NSUnderlyingErrorKey`):
+    ///
+    /// | What happened | Code |
+    /// |---|---|
+    /// | Connection refused, no route, connect failed | `cannotConnectToHost` |
+    /// | The host name did not resolve | `cannotFindHost` |
+    /// | A TLS handshake or certificate failure | `secureConnectionFailed` |
+    /// | The connection closed or reset under the exchange, a body cut short | `networkConnectionLost` |
+    /// | A response that is not HTTP, or breaks its framing | `badServerResponse` |
+    /// | A compressed body that does not decompress | `cannotDecodeContentData` |
+    /// | Too many redirects, or a redirect loop | `httpTooManyRedirects` |
+    /// | A URL without a host, or of a scheme other than HTTP(S) | `badURL`, `unsupportedURL` |
+    enum AsyncHTTPClientFailure {
+        /// `error` as an ``APIError``.
+        /// - Parameters:
+        ///   - error: What AsyncHTTPClient reported.
+        ///   - headReceived: Whether the response head had arrived (a connection closed before it
+        ///     is a connection lost, as is one closed during the body).
+        ///   - url: The request's URL, kept as the `URLError`'s failing URL.
+        static func apiError(_ error: any Error, headReceived: Bool, url: URL?) -> APIError {
+            if let error = error as? APIError { return error }
+            if error is CancellationError { return .cancelled }
+            if let error = error as? HTTPClientError {
+                switch error {
+                case .cancelled, .requestStreamCancelled:
+                    return .cancelled
+                case .readTimeout, .writeTimeout, .connectTimeout, .tlsHandshakeTimeout, .deadlineExceeded,
+                    .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+                    return .timedOut
+                case .traceRequestWithBody:
+                    return .invalidRequest("AsyncHTTPClient refused the request: \(error.shortDescription.lowercased())")
+                default:
+                    if ["Invalid header field names", "Invalid header field values"].contains(error.shortDescription) {
+                        return .invalidRequest("AsyncHTTPClient refused the request: \(error)")
+                    }
+                    return requestFailed(code(of: error), error, description: error.shortDescription, url: url)
+                }
+            }
+            if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut }
+            if let error = error as? IOError, error.errnoCode == ETIMEDOUT { return .timedOut }
+            return requestFailed(code(of: error), error, description: String(describing: error), url: url)
+        }
+
+        /// Whether a request that failed with `error` before any response may be sent again on
+        /// another connection: when its connection went away, if the request never went out or
+        /// its method is idempotent; and, for an idempotent method, when what came back was not a
+        /// response at all (what a server leaves behind on a connection it then closes, say).
+        ///
+        /// A server closing a kept-alive connection as a request arrives on it, without having read
+        /// the request, is the everyday cause; HTTP allows idempotent requests to be sent again
+        /// (RFC 9110, section 9.2.2), and a request that never went out was never seen.
+        static func mayResend(after error: any Error, method: NIOHTTP1.HTTPMethod, requestHeadSent: Bool) -> Bool {
+            let isIdempotent = [NIOHTTP1.HTTPMethod.GET, .HEAD, .OPTIONS, .TRACE, .PUT, .DELETE].contains(method)
+            if code(of: error) == .networkConnectionLost || (error as? HTTPClientError) == .remoteConnectionClosed {
+                return isIdempotent || !requestHeadSent
+            }
+            return isIdempotent && error is HTTPParserError
+        }
+
+        private static func requestFailed(_ code: URLError.Code, _ error: any Error, description: String, url: URL?) -> APIError {
+            var userInfo: [String: Any] = [NSUnderlyingErrorKey: error, NSLocalizedDescriptionKey: description]
+            if let url { userInfo[NSURLErrorFailingURLErrorKey] = url }
+            return .requestFailed(URLError(code, userInfo: userInfo))
+        }
+
+        private static func code(of error: HTTPClientError) -> URLError.Code {
+            switch error {
+            case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch: .networkConnectionLost
+            case .redirectLimitReached, .redirectCycleDetected: .httpTooManyRedirects
+            case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath: .badURL
+            case .proxyAuthenticationRequired: .userAuthenticationRequired
+            case .invalidProxyResponse, .identityCodingIncorrectlyPresent, .contentLengthMissing:
+                .badServerResponse
+            default: error.shortDescription == "Unsupported scheme" ? .unsupportedURL : .unknown
+            }
+        }
+
+        private static func code(of error: any Error) -> URLError.Code {
+            switch error {
+            case let error as NIOConnectionError:
+                return error.dnsAError != nil || error.dnsAAAAError != nil ? .cannotFindHost : .cannotConnectToHost
+            case is SocketAddressError:
+                return .cannotFindHost
+            case let error as IOError:
+                switch error.errnoCode {
+                case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL: return .cannotConnectToHost
+                case ECONNRESET, EPIPE, ECONNABORTED: return .networkConnectionLost
+                default: return .unknown
+                }
+            case let error as ChannelError:
+                switch error {
+                case .ioOnClosedChannel, .alreadyClosed, .eof, .inputClosed, .outputClosed: return .networkConnectionLost
+                default: return .unknown
+                }
+            case let error as HTTPParserError:
+                // A body cut short: the connection ended before the length the head announced.
+                return error == .invalidEOFState || error == .closedConnection ? .networkConnectionLost : .badServerResponse
+            default:
+                // Named by module, so that NetworkLayer needs no dependency on NIOSSL or NIOHTTPCompression to tell them.
+                let type = String(reflecting: Swift.type(of: error))
+                if type.hasPrefix("NIOSSL.") { return .secureConnectionFailed }
+                if type.hasPrefix("NIOHTTPCompression.") { return .cannotDecodeContentData }
+                return .unknown
+            }
+        }
+    }
+#endif

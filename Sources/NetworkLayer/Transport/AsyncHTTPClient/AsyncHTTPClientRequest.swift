@@ -1,0 +1,263 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+    import NIOPosix
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #elseif canImport(Darwin)
+        import Darwin
+    #endif
+
+    /// A ``TransportRequest`` as AsyncHTTPClient takes it: method, URL, headers and a body that is
+    /// bytes in memory, or a file or stream read in chunks as the connection takes them.
+    enum AsyncHTTPClientRequest {
+        /// The most read from a file or stream at a time.
+        static let chunkSize = 128 * 1024
+
+        /// The request for `request`.
+        /// - Throws: ``APIError/requestFailed(_:)`` with `badURL` or `unsupportedURL` for a URL
+        ///   AsyncHTTPClient cannot send to; ``APIError/invalidRequest(_:)`` for a body file that
+        ///   cannot be read.
+        static func make(from request: TransportRequest) throws(APIError) -> HTTPClient.Request {
+            let urlRequest = request.urlRequest
+            guard let url = urlRequest.url else {
+                throw .requestFailed(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the request has no URL"]))
+            }
+            var headers = NIOHTTP1.HTTPHeaders()
+            if let fields = urlRequest.allHTTPHeaderFields {
+                headers.reserveCapacity(fields.count)
+                for (name, value) in fields { headers.add(name: name, value: value) }
+            }
+            do {
+                return try HTTPClient.Request(
+                    url: url,
+                    method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
+                    headers: headers,
+                    body: try body(of: request)
+                )
+            } catch let error as APIError {
+                throw error
+            } catch {
+                throw AsyncHTTPClientFailure.apiError(error, headReceived: false, url: url)
+            }
+        }
+
+        private static func body(of request: TransportRequest) throws(APIError) -> HTTPClient.Body? {
+            if let file = request.bodyFile {
+                let size = try fileSize(file)
+                // Opened anew each time the body is sent: a redirect sends it again.
+                return .stream(contentLength: size) { writer in
+                    do throws(APIError) {
+                        return stream(try FileChunks(file, size: size), to: writer)
+                    } catch {
+                        return failed(error, writer)
+                    }
+                }
+            }
+            if let data = request.urlRequest.httpBody {
+                return data.isEmpty && !methodExpectsBody(request.urlRequest) ? nil : .bytes(data)
+            }
+            if request.urlRequest.httpBodyStream != nil {
+                let chunks = StreamChunks(request.urlRequest)
+                return .stream(contentLength: nil) { writer in
+                    do throws(APIError) {
+                        try chunks.begin()
+                        return stream(chunks, to: writer)
+                    } catch {
+                        return failed(error, writer)
+                    }
+                }
+            }
+            return nil
+        }
+
+        /// A body that fails with `error` before a byte of it is written.
+        private static func failed(_ error: APIError, _ writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+            // The writer's empty write gives the event loop to fail on.
+            writer.write(.byteBuffer(ByteBuffer())).flatMapThrowing { throw error }
+        }
+
+        /// Whether an empty body is still sent, as `Content-Length: 0`: for methods that normally carry one.
+        private static func methodExpectsBody(_ request: URLRequest) -> Bool {
+            ["POST", "PUT", "PATCH"].contains(request.httpMethod ?? "GET")
+        }
+
+        private static func fileSize(_ file: URL) throws(APIError) -> Int64 {
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber else {
+                throw .invalidRequest("the file to upload, \(file.path), does not exist or cannot be read")
+            }
+            return size.int64Value
+        }
+
+        /// Writes `chunks` to `writer` one at a time: each read on NIO's blocking-I/O thread pool, the
+        /// next one once the connection has taken the last.
+        ///
+        /// The body ends as soon as its last chunk is written, not once the connection has taken it:
+        /// a server that answers as soon as it has read the body would otherwise have its answer
+        /// arrive while the body still counts as being sent, and AsyncHTTPClient fails such a request
+        /// when the answer ends with the connection.
+        private static func stream(_ chunks: some ChunkReading, to writer: HTTPClient.Body.StreamWriter) -> EventLoopFuture<Void> {
+            // An empty write tells which event loop the writer's futures complete on.
+            writer.write(.byteBuffer(ByteBuffer())).flatMapWithEventLoop { _, eventLoop in
+                let done = eventLoop.makePromise(of: Void.self)
+                done.futureResult.whenComplete { _ in chunks.close() }
+                @Sendable func next() {
+                    NIOThreadPool.singleton.runIfActive(eventLoop: eventLoop) { try chunks.read() }.whenComplete { result in
+                        switch result {
+                        case .success(let chunk?):
+                            let written = writer.write(.byteBuffer(chunk.bytes))
+                            if chunk.isLast { return done.succeed(()) }
+                            written.whenComplete { written in
+                                switch written {
+                                case .success: next()
+                                case .failure(let error): done.fail(error)
+                                }
+                            }
+                        case .success(nil): done.succeed(())
+                        case .failure(let error): done.fail(error)
+                        }
+                    }
+                }
+                next()
+                return done.futureResult
+            }
+        }
+    }
+
+    /// A chunk of a request body, and whether it is known to be the last.
+    struct BodyChunk: Sendable {
+        var bytes: ByteBuffer
+        var isLast: Bool
+    }
+
+    /// A request body read in chunks, on a thread that may block.
+    protocol ChunkReading: Sendable {
+        /// The next chunk, `nil` at the end.
+        func read() throws(APIError) -> BodyChunk?
+        /// Releases what reading holds.
+        func close()
+    }
+
+    /// A file read in chunks, for one sending of its body.
+    final class FileChunks: ChunkReading {
+        private let file: URL
+        /// The size the request announced: the chunk that reaches it is the last.
+        private let size: Int64
+        private let descriptor: Locked<Int32?>
+        private let offset = Locked<Int64>(0)
+
+        /// Opens `file`, announced as `size` bytes.
+        /// - Throws: ``APIError/invalidRequest(_:)`` when it cannot be opened.
+        init(_ file: URL, size: Int64) throws(APIError) {
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw .invalidRequest("the file to upload, \(file.path), cannot be opened: \(String(cString: strerror(errno)))")
+            }
+            self.file = file
+            self.size = size
+            self.descriptor = Locked(descriptor)
+        }
+
+        deinit { close() }
+
+        func read() throws(APIError) -> BodyChunk? {
+            guard let descriptor = descriptor.withLock({ $0 }) else { return nil }
+            var buffer = ByteBuffer()
+            var failure: Int32 = 0
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: AsyncHTTPClientRequest.chunkSize) { bytes in
+                let count = readBytes(descriptor, bytes)
+                if count < 0 { failure = errno }
+                return max(0, count)
+            }
+            if failure != 0 {
+                throw .invalidRequest("the file to upload, \(file.path), could not be read: \(String(cString: strerror(failure)))")
+            }
+            guard count > 0 else { return nil }
+            let read = offset.withLock { offset in
+                offset += Int64(count)
+                return offset
+            }
+            return BodyChunk(bytes: buffer, isLast: read >= size)
+        }
+
+        func close() {
+            let descriptor = descriptor.withLock { descriptor in
+                defer { descriptor = nil }
+                return descriptor
+            }
+            if let descriptor { closeDescriptor(descriptor) }
+        }
+    }
+
+    /// A request's `httpBodyStream` read in chunks: a stream is read once, so a redirect that would
+    /// send it again fails instead of sending what is left of it.
+    final class StreamChunks: ChunkReading {
+        /// The request holding the stream; `URLRequest` is `Sendable`, an `InputStream` is not.
+        private let request: URLRequest
+        /// Whether a sending of the body has begun; a second one may not.
+        private let hasBegun = Locked(false)
+        private let isOpen = Locked(false)
+
+        init(_ request: URLRequest) {
+            self.request = request
+        }
+
+        /// Marks the start of a sending of the body.
+        /// - Throws: ``APIError/invalidRequest(_:)`` when it was sent before: a redirect asks for it
+        ///   again, and the stream cannot give it.
+        func begin() throws(APIError) {
+            let hadBegun = hasBegun.withLock { hasBegun in
+                defer { hasBegun = true }
+                return hasBegun
+            }
+            if hadBegun {
+                throw .invalidRequest(
+                    "the request's httpBodyStream was sent once and cannot be sent again (a redirect asked for it); "
+                        + "put the body in httpBody, or send it from a file")
+            }
+        }
+
+        func read() throws(APIError) -> BodyChunk? {
+            guard let stream = request.httpBodyStream else { return nil }
+            let opens = isOpen.withLock { isOpen in
+                defer { isOpen = true }
+                return !isOpen
+            }
+            if opens { stream.open() }
+            var buffer = ByteBuffer()
+            var failed = false
+            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: AsyncHTTPClientRequest.chunkSize) { bytes in
+                guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+                let count = stream.read(base, maxLength: bytes.count)
+                failed = count < 0
+                return max(0, count)
+            }
+            // Not `streamError`: on Linux, reading it traps at the end of some streams.
+            if failed { throw .invalidRequest("the request's httpBodyStream failed while it was being read") }
+            return count == 0 ? nil : BodyChunk(bytes: buffer, isLast: false)
+        }
+
+        func close() {
+            if isOpen.withLock({ $0 }) { request.httpBodyStream?.close() }
+        }
+    }
+
+    /// `read(2)` into `bytes`.
+    private func readBytes(_ descriptor: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Int {
+        read(descriptor, bytes.baseAddress, bytes.count)
+    }
+
+    /// `close(2)`.
+    private func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+#endif

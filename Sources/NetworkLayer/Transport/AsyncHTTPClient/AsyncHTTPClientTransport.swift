@@ -1,0 +1,101 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// An ``HTTPTransport`` over [AsyncHTTPClient](https://github.com/swift-server/async-http-client)
+    /// (SwiftNIO), for servers and command-line tools on Linux: the same calls as over `URLSession`,
+    /// at a fraction of its CPU per request. Compiled only with the package trait `AsyncHTTPClient`.
+    ///
+    /// ```swift
+    /// let client = NetworkClient(transport: .asyncHTTPClient())
+    /// ```
+    ///
+    /// It keeps every promise of ``HTTPTransport``: the head comes back as soon as it arrives, the
+    /// body streams with backpressure (a reader that stops reading stops the socket being read),
+    /// ``TransportRequest/timeout`` is an idle timeout to the millisecond, and cancelling closes the
+    /// connection. Uploads from a file are read in chunks as they are sent, never whole, and report
+    /// their progress as the bytes are written. Failures are the same ``APIError``s as over
+    /// `URLSession`: a timeout is ``APIError/timedOut``, cancellation ``APIError/cancelled``, and a
+    /// connection, TLS or protocol failure ``APIError/requestFailed(_:)`` with the `URLError` code of
+    /// its cause and AsyncHTTPClient's own description.
+    ///
+    /// Redirects, connection pooling, TLS, proxies and decompression are the client's: with
+    /// ``defaultClient`` (or `HTTPClient.shared`) up to 20 redirects are followed, keeping the method and body
+    /// on 307 and 308 and dropping `Authorization` and `Cookie` when the origin changes, and gzip and
+    /// deflate bodies arrive decoded. There is no cookie store and no URL cache.
+    public struct AsyncHTTPClientTransport: HTTPTransport {
+        /// The client that sends the requests; the transport never shuts it down.
+        public let client: HTTPClient
+        /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
+        public let timeout: TimeInterval
+
+        /// The client transports use unless given one: `HTTPClient.shared`'s configuration with two
+        /// changes that make it behave as ``NetworkClient``'s `URLSession` does.
+        ///
+        /// - A connection the server refuses fails the request at once, with
+        ///   ``APIError/requestFailed(_:)`` (`cannotConnectToHost`). `HTTPClient.shared` retries it
+        ///   until its 90-second connect timeout (async-http-client#743), so a request to a server that
+        ///   is down would end only at its own timeout, as ``APIError/timedOut``.
+        /// - Up to 64 connections per host, as in ``NetworkClient/defaultConfiguration()``, instead of
+        ///   8: the time a request waits for a connection counts towards its timeout, and with 8, fifty
+        ///   requests to one slow host time out in the queue.
+        ///
+        /// Made once per process and never shut down, like `HTTPClient.shared`.
+        public static let defaultClient: HTTPClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: defaultConfiguration())
+
+        /// The configuration of ``defaultClient``, to start a client of your own from.
+        public static func defaultConfiguration() -> HTTPClient.Configuration {
+            var configuration = HTTPClient.Configuration.singletonConfiguration
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+            return configuration
+        }
+
+        /// Creates a transport over `client`.
+        /// - Parameters:
+        ///   - client: The client to send through; ``defaultClient`` by default. A client you pass
+        ///     stays yours to shut down, after the last request through it has ended.
+        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default, as
+        ///     `URLSessionConfiguration.default`'s `timeoutIntervalForRequest`.
+        public init(client: HTTPClient = defaultClient, timeout: TimeInterval = 60) {
+            self.client = client
+            self.timeout = timeout
+        }
+
+        /// Sends `request` and returns as soon as the head arrives; the body streams after it.
+        public func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
+            try await exchange(request, mode: .stream)
+        }
+
+        /// Sends `request` and returns the response with its whole body, collected into one buffer.
+        public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
+            try await exchange(request, mode: .collect).head
+        }
+
+        private func exchange(_ request: TransportRequest, mode: AsyncHTTPClientExchange.Mode) async throws(APIError) -> TransportResponse {
+            let timeout = request.timeout ?? timeout
+            let exchange = AsyncHTTPClientExchange(
+                mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
+                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil)
+            return try await exchange.run(try AsyncHTTPClientRequest.make(from: request), on: client).get()
+        }
+    }
+
+    extension HTTPTransport where Self == AsyncHTTPClientTransport {
+        /// An ``AsyncHTTPClientTransport`` over `client`: `NetworkClient(transport: .asyncHTTPClient())`.
+        /// - Parameters:
+        ///   - client: The client to send through; ``AsyncHTTPClientTransport/defaultClient`` by default.
+        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        public static func asyncHTTPClient(
+            _ client: HTTPClient = AsyncHTTPClientTransport.defaultClient,
+            timeout: TimeInterval = 60
+        ) -> Self {
+            AsyncHTTPClientTransport(client: client, timeout: timeout)
+        }
+    }
+#endif

@@ -1,0 +1,82 @@
+import Foundation
+import NetworkLayer
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A transport a test runs over, as its argument: the tests of behaviour every transport must share
+/// take one and run once per transport this build has.
+///
+/// Such a test names its argument `transport` (`func timesOut(transport: TransportKind)`):
+/// `scripts/test` selects the trait build's transport tests with `--filter transport:`, so a test
+/// of AsyncHTTPClient alone takes one too, with `arguments: TransportKind.all.filter { … }`.
+///
+/// The default build has ``urlSession``; with the `AsyncHTTPClient` trait there is
+/// ``asyncHTTPClient`` too. `NETWORKLAYER_TRANSPORTS` (a comma-separated list of raw values) narrows
+/// a run to some of them: `scripts/test` runs the trait build's transport tests over
+/// AsyncHTTPClient only, since the default build's run has covered URLSession.
+public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// ``URLSessionTransport`` over the session `NetworkClient()` makes.
+    case urlSession = "URLSession"
+    #if AsyncHTTPClient
+        /// ``AsyncHTTPClientTransport`` over its default client.
+        case asyncHTTPClient = "AsyncHTTPClient"
+    #endif
+
+    /// The transports this run covers.
+    public static let all: [TransportKind] = {
+        guard let names = ProcessInfo.processInfo.environment["NETWORKLAYER_TRANSPORTS"], !names.isEmpty else { return allCases }
+        let wanted = Set(names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        return allCases.filter { wanted.contains($0.rawValue) }
+    }()
+
+    /// The transports whose redirects of a request with a body are decided by code this package
+    /// tests (NetworkLayer's own on Linux, AsyncHTTPClient's): all of them, but `URLSession` only on
+    /// Linux, where NetworkLayer follows such redirects itself.
+    public static var redirectingBodies: [TransportKind] {
+        #if canImport(FoundationNetworking)
+            all
+        #else
+            all.filter { !$0.isURLSession }
+        #endif
+    }
+
+    /// The name the test results show: the raw value.
+    public var testDescription: String { rawValue }
+
+    /// Whether this is FoundationNetworking's transport, whose traps some tests are about.
+    public var isURLSession: Bool { self == .urlSession }
+
+    /// The connections the transport opens to one host at most before requests queue: 64, as
+    /// `NetworkClient.defaultConfiguration()` and `AsyncHTTPClientTransport.defaultConfiguration()` set.
+    public var connectionsPerHost: Int { 64 }
+
+    /// A fresh client over this transport, as an application would keep one.
+    /// - Parameters:
+    ///   - timeout: The idle timeout of requests that set none; the transport's default (60 s) by default.
+    ///   - acceptableStatusCodes: The statuses that count as success; `200..<300` by default.
+    ///   - interceptors: The client's interceptors; none by default.
+    public func makeClient(
+        timeout: TimeInterval? = nil,
+        acceptableStatusCodes: Set<Int> = Set(200..<300),
+        interceptors: [any Interceptor] = []
+    ) -> NetworkClient {
+        NetworkClient(transport: makeTransport(timeout: timeout), acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors)
+    }
+
+    /// This transport, with `timeout` as its idle timeout when given.
+    public func makeTransport(timeout: TimeInterval? = nil) -> any HTTPTransport {
+        switch self {
+        case .urlSession:
+            let configuration = NetworkClient.defaultConfiguration()
+            if let timeout { configuration.timeoutIntervalForRequest = timeout }
+            return URLSessionTransport(session: NetworkClient.makeSession(configuration: configuration))
+        #if AsyncHTTPClient
+            case .asyncHTTPClient:
+                return AsyncHTTPClientTransport(timeout: timeout ?? 60)
+        #endif
+        }
+    }
+}
