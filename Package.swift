@@ -24,6 +24,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
     ],
     targets: [
         .target(
@@ -34,6 +35,7 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: asyncHTTPClient),
             ]
         ),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),

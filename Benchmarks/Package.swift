@@ -8,12 +8,37 @@ import PackageDescription
 /// root with:
 ///
 ///     swift package --package-path Benchmarks --disable-sandbox benchmark
+///
+/// With the trait `AHC` (`swift package --package-path Benchmarks --traits AHC …`), the loopback
+/// suite and request-profile also run over AsyncHTTPClientTransport, each with a twin on
+/// AsyncHTTPClient alone; without it, nothing of AsyncHTTPClient is built.
+let ahc = TargetDependencyCondition.when(traits: ["AHC"])
+
+/// AsyncHTTPClient and the parts of SwiftNIO its raw twins use, with the trait only.
+let asyncHTTPClient: [Target.Dependency] = [
+    .product(name: "AsyncHTTPClient", package: "async-http-client", condition: ahc),
+    .product(name: "NIOCore", package: "swift-nio", condition: ahc),
+    .product(name: "NIOFoundationCompat", package: "swift-nio", condition: ahc),
+    .product(name: "NIOHTTP1", package: "swift-nio", condition: ahc),
+]
+
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
+    traits: [
+        .trait(
+            name: "AHC",
+            description:
+                "The loopback benchmarks and request-profile over AsyncHTTPClientTransport too, with twins on AsyncHTTPClient alone."
+        )
+    ],
     dependencies: [
-        .package(name: "NetworkLayer", path: ".."),
+        .package(
+            name: "NetworkLayer", path: "..",
+            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AHC"]))]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -36,7 +61,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "NetworkLayer", package: "NetworkLayer"),
                 .product(name: "NetworkLayerTesting", package: "NetworkLayer"),
-            ],
+            ] + asyncHTTPClient,
             path: "Sources/RequestProfile"
         ),
         // One large transfer per process, ours or raw, for its peak memory (Benchmarks/scripts/transfer-memory.py).
@@ -59,7 +84,7 @@ for suite in ["Encoding", "Decoding", "Loopback"] {
                 .product(name: "NetworkLayer", package: "NetworkLayer"),
                 .product(name: "NetworkLayerTesting", package: "NetworkLayer"),
                 .product(name: "Benchmark", package: "benchmark"),
-            ],
+            ] + (suite == "Loopback" ? asyncHTTPClient : []),
             path: "Benchmarks/\(suite)",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )

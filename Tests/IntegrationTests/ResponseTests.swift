@@ -62,6 +62,8 @@ struct ResponseTests {
         let client = transport.makeClient()
         let echo: Echo = try await client.send(try HTTPBinEndpoint("/redirect/3"))
         #expect(echo.url == "\(try HTTPBin.base())/get")
+        let response = try await client.response(for: try HTTPBinEndpoint("/redirect/2"))
+        #expect(response.url?.absoluteString == "\(try HTTPBin.base())/get", "the response's URL is the last one's")
     }
 
     @Test("A 303 after a POST turns into a GET, as HTTP says", arguments: TransportKind.all)

@@ -12,7 +12,8 @@ import NetworkLayer
 /// `ours` is `NetworkClient()`; `raw` is a `URLSession` with the same configuration
 /// (`NetworkClient.defaultConfiguration()`: no cache, 64 connections per host) driven with
 /// `data(for:)` and `JSONDecoder`, so only the layer differs. Each benchmark gets a fresh server,
-/// client and session; the warm-up iteration opens the connections.
+/// client and session; the warm-up iteration opens the connections. With the package's trait `AHC`,
+/// the same benchmarks run over AsyncHTTPClient too (`asyncHTTPClientBenchmarks`).
 let benchmarks: @Sendable () -> Void = {
     // This executable doubles as the server: ServerProcess starts it again with this variable set.
     if LoopbackServer.isRequested { LoopbackServer.serve() }
@@ -27,19 +28,7 @@ let benchmarks: @Sendable () -> Void = {
     let fixture = LoopbackFixture()
 
     // 4: 2,000 sequential GETs of a 1 KB JSON, and 5,000 with 64 in flight, each decoded into a model.
-    for (label, count, inFlight) in [("Sequential-2000", 2_000, 1), ("Concurrent-5000-64inflight", 5_000, 64)] {
-        Benchmark("\(label)-ours") { benchmark in
-            let client = fixture.client
-            let endpoint = MoviesEndpoint(base: fixture.baseURL)
-            await measureRequests(benchmark, count: count, inFlight: inFlight) {
-                (try? await client.send(endpoint, as: MoviePage.self)) != nil
-            }
-        } setup: {
-            try fixture.start()
-        } teardown: {
-            fixture.stop()
-        }
-
+    for (label, count, inFlight) in requestRuns {
         Benchmark("\(label)-raw") { benchmark in
             let session = fixture.session
             let decoder = JSONDecoder()
@@ -62,19 +51,6 @@ let benchmarks: @Sendable () -> Void = {
     var memory = Benchmark.defaultConfiguration
     memory.metrics = [.wallClock] + LoopbackMetric.memory
     memory.maxIterations = 3
-
-    // `response(for:)` is the layer's way to read a large body into memory undecoded.
-    Benchmark("InMemory-200MB-ours", configuration: memory) { benchmark in
-        let client = fixture.client
-        let endpoint = BytesEndpoint(base: fixture.baseURL, count: inMemory)
-        await measurePeakMemory(benchmark, bodyBytes: inMemory, idle: fixture.idleResident) {
-            try await client.response(for: endpoint).body.count
-        }
-    } setup: {
-        try fixture.start()
-    } teardown: {
-        fixture.stop()
-    }
 
     // `send`, for comparison: it gets the body from a completion-handler task, like raw `data(for:)`.
     Benchmark("InMemory-200MB-send", configuration: memory) { benchmark in
@@ -105,22 +81,7 @@ let benchmarks: @Sendable () -> Void = {
     let gibibyte = 1 << 30
     var transfer = memory
     transfer.warmupIterations = 0
-    let uploadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-upload.bin")
-    let downloadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-download.bin")
-
-    Benchmark("Download-1GiB-toFile-ours", configuration: transfer) { benchmark in
-        let client = fixture.client
-        let endpoint = BytesEndpoint(base: fixture.baseURL, count: gibibyte)
-        await measurePeakMemory(benchmark, bodyBytes: gibibyte, idle: fixture.idleResident) {
-            let file = try await client.download(for: endpoint, to: downloadFile)
-            defer { try? FileManager.default.removeItem(at: file.fileURL) }
-            return Int(file.byteCount)
-        }
-    } setup: {
-        try fixture.start()
-    } teardown: {
-        fixture.stop()
-    }
+    let uploadFile = LoopbackFixture.uploadFile
 
     Benchmark("Download-1GiB-toFile-raw", configuration: transfer) { benchmark in
         let session = fixture.session
@@ -145,26 +106,15 @@ let benchmarks: @Sendable () -> Void = {
             return try JSONDecoder().decode([String: Int].self, from: data)["received"] ?? 0
         }
     } setup: {
-        try makeSparseFile(at: uploadFile, bytes: gibibyte)
-        try fixture.start()
+        try fixture.startWithUploadFile(bytes: gibibyte)
     } teardown: {
-        fixture.stop()
-        try? FileManager.default.removeItem(at: uploadFile)
+        fixture.stopRemovingUploadFile()
     }
 
-    Benchmark("Upload-1GiB-fromFile-ours", configuration: transfer) { benchmark in
-        let client = fixture.client
-        let endpoint = UploadEndpoint(base: fixture.baseURL, file: uploadFile)
-        await measurePeakMemory(benchmark, bodyBytes: gibibyte, idle: fixture.idleResident) {
-            try await client.upload(for: endpoint, as: [String: Int].self)["received"] ?? 0
-        }
-    } setup: {
-        try makeSparseFile(at: uploadFile, bytes: gibibyte)
-        try fixture.start()
-    } teardown: {
-        fixture.stop()
-        try? FileManager.default.removeItem(at: uploadFile)
-    }
+    layerBenchmarks(fixture, suffix: "-ours", memory: memory, transfer: transfer) { fixture.client }
+    #if AHC
+        asyncHTTPClientBenchmarks(fixture, memory: memory, transfer: transfer)
+    #endif
 
     Benchmark("Upload-1GiB-bodyStream-raw", configuration: transfer) { benchmark in
         let session = fixture.session
@@ -176,11 +126,9 @@ let benchmarks: @Sendable () -> Void = {
             return try JSONDecoder().decode([String: Int].self, from: data)["received"] ?? 0
         }
     } setup: {
-        try makeSparseFile(at: uploadFile, bytes: gibibyte)
-        try fixture.start()
+        try fixture.startWithUploadFile(bytes: gibibyte)
     } teardown: {
-        fixture.stop()
-        try? FileManager.default.removeItem(at: uploadFile)
+        fixture.stopRemovingUploadFile()
     }
 }
 
@@ -304,6 +252,22 @@ final class LoopbackFixture {
         session.finishTasksAndInvalidate()
         server?.stop()
         server = nil
+    }
+
+    /// The file the upload benchmarks send, and the one the downloads write.
+    static let uploadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-upload.bin")
+    static let downloadFile = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-benchmark-download.bin")
+
+    /// ``start()``, with an upload file of `bytes` zeros that takes no disk space.
+    func startWithUploadFile(bytes: Int) throws {
+        try makeSparseFile(at: Self.uploadFile, bytes: bytes)
+        try start()
+    }
+
+    /// ``stop()``, and the upload file removed.
+    func stopRemovingUploadFile() {
+        stop()
+        try? FileManager.default.removeItem(at: Self.uploadFile)
     }
 }
 

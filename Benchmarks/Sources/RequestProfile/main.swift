@@ -8,6 +8,13 @@ import NetworkLayerTesting
     import FoundationNetworking
 #endif
 
+#if AHC
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOFoundationCompat
+    import NIOHTTP1
+#endif
+
 // Sends a fixed number of requests, ours or raw, for instruction counts that do not depend on the
 // machine's load. Run it twice under callgrind with different counts; the difference divided by the
 // difference in requests is the cost of one request, startup excluded. Valgrind cannot spawn the
@@ -19,17 +26,26 @@ import NetworkLayerTesting
 //   valgrind --tool=callgrind Benchmarks/.build/release/request-profile ours loopback 100
 //   valgrind --tool=callgrind Benchmarks/.build/release/request-profile ours loopback 300
 //
-// Arguments: `ours` or `raw`; `stub` (a StubSession), `loopback` (sequential) or `loopback64`
+// Arguments: `ours` or `raw`, and with the package's trait `AHC` (`swift build … --traits AHC`) also
+// `ahc` (ours over AsyncHTTPClientTransport) or `ahc-raw` (AsyncHTTPClient alone, on the same
+// client); `stub` (a StubSession, ours and raw only), `loopback` (sequential) or `loopback64`
 // (64 in flight); the number of requests. The main thread waits on a semaphore rather than
 // running dispatch's main loop, which valgrind cannot run.
 
 if LoopbackServer.isRequested { LoopbackServer.serve() }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard arguments.count == 3, let side = arguments.first, ["ours", "raw"].contains(side),
-    let count = Int(arguments.last!), ["stub", "loopback", "loopback64"].contains(arguments[arguments.startIndex + 1])
+#if AHC
+    let sides = ["ours", "raw", "ahc", "ahc-raw"]
+#else
+    let sides = ["ours", "raw"]
+#endif
+guard arguments.count == 3, let side = arguments.first, sides.contains(side),
+    let count = Int(arguments.last!), ["stub", "loopback", "loopback64"].contains(arguments[arguments.startIndex + 1]),
+    !(side.hasPrefix("ahc") && arguments[arguments.startIndex + 1] == "stub")
 else {
-    FileHandle.standardError.write(Data("usage: request-profile ours|raw stub|loopback|loopback64 <count>\n".utf8))
+    let usage = "usage: request-profile \(sides.joined(separator: "|")) stub|loopback|loopback64 <count> (stub: ours and raw only)\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
 let transport = arguments[arguments.startIndex + 1]
@@ -46,8 +62,24 @@ let session = server == nil ? stubs.session : URLSession(configuration: NetworkC
 let client = server == nil ? NetworkClient(session: stubs.session) : NetworkClient()
 let decoder = JSONDecoder()
 
+#if AHC
+    let layerOverAHC = NetworkClient(transport: .asyncHTTPClient())
+#endif
+
 /// One request of the chosen side; false when it failed.
 @Sendable func request() async -> Bool {
+    #if AHC
+        if side == "ahc" {
+            return (try? await layerOverAHC.send(ProfileEndpoint(base: base), as: MoviePage.self)) != nil
+        }
+        if side == "ahc-raw" {
+            let client = AsyncHTTPClientTransport.defaultClient
+            guard let response = try? await client.execute(HTTPClientRequest(url: base + "/movies?page=1"), timeout: .seconds(60)),
+                response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
+            else { return false }
+            return (try? decoder.decode(MoviePage.self, from: body)) != nil
+        }
+    #endif
     if side == "ours" {
         return (try? await client.send(ProfileEndpoint(base: base), as: MoviePage.self)) != nil
     }

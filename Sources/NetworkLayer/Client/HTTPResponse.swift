@@ -42,6 +42,16 @@ public struct HTTPResponse: Sendable, Equatable {
         url = response.url
     }
 
+    /// A response whose headers `convert` makes when they are first read: for a transport whose
+    /// headers are not ``HTTPHeaders`` already, since most responses are decoded without anyone
+    /// looking at them.
+    init(statusCode: Int, url: URL?, body: Data = Data(), convertingHeaders convert: @escaping @Sendable () -> HTTPHeaders) {
+        self.statusCode = statusCode
+        headerSource = .received(ReceivedHeaders(convert))
+        self.body = body
+        self.url = url
+    }
+
     /// Whether status, headers, body and URL are all equal.
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.body == rhs.body && lhs.url == rhs.url && lhs.headers == rhs.headers
@@ -86,10 +96,11 @@ extension HTTPResponse {
         case received(ReceivedHeaders)
     }
 
-    /// A Foundation response's headers, converted to ``HTTPHeaders`` once, on first use.
+    /// A transport's response headers, converted to ``HTTPHeaders`` once, on first use.
     private final class ReceivedHeaders: Sendable {
         private enum State {
             case pending(HTTPURLResponse)
+            case pendingConversion(@Sendable () -> HTTPHeaders)
             case converted(HTTPHeaders)
         }
 
@@ -100,16 +111,20 @@ extension HTTPResponse {
             state = Locked(.pending(response))
         }
 
+        init(_ convert: @escaping @Sendable () -> HTTPHeaders) {
+            state = Locked(.pendingConversion(convert))
+        }
+
         var headers: HTTPHeaders {
             state.withLock { state in
+                let headers: HTTPHeaders
                 switch state {
-                case .converted(let headers):
-                    return headers
-                case .pending(let response):
-                    let headers = Self.convert(response)
-                    state = .converted(headers)
-                    return headers
+                case .converted(let converted): return converted
+                case .pending(let response): headers = Self.convert(response)
+                case .pendingConversion(let convert): headers = convert()
                 }
+                state = .converted(headers)
+                return headers
             }
         }
 

@@ -1,7 +1,12 @@
 import Foundation
 import NetworkLayer
 import NetworkLayerTesting
+import TestSupport
 import Testing
+
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+#endif
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -70,5 +75,34 @@ extension ArticleTests {
             }
             #expect(stubs.requests.map { $0.headers["If-None-Match"] } == [nil, "\"v1\""])
         }
+
+        #if AsyncHTTPClient
+            /// A server that answers every request with an empty first page.
+            static func pageServer() throws -> ScriptedServer {
+                try ScriptedServer { connection in
+                    let body = Data(#"{"page":1,"results":[]}"#.utf8)
+                    connection.writeHead(headers: ["Content-Type": "application/json", "Content-Length": "\(body.count)"])
+                    connection.write(body)
+                }
+            }
+
+            @Test(
+                "One line switches a client over to AsyncHTTPClient; a client of your own is yours to shut down",
+                arguments: TransportKind.all.filter { !$0.isURLSession })
+            func asyncHTTPClient(transport: TransportKind) async throws {
+                let server = try Self.pageServer()
+                let endpoint = TestEndpoint(base: server.baseURL)
+
+                let client = NetworkClient(transport: .asyncHTTPClient())
+                #expect(try await client.send(endpoint, as: MoviePage.self).page == 1)
+
+                var configuration = AsyncHTTPClientTransport.defaultConfiguration()
+                configuration.timeout.connect = .seconds(5)
+                let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+                let own = NetworkClient(transport: .asyncHTTPClient(httpClient, timeout: 30))
+                #expect(try await own.send(endpoint, as: MoviePage.self).page == 1)
+                try await httpClient.shutdown()
+            }
+        #endif
     }
 }

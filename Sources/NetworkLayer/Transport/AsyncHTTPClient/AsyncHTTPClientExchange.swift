@@ -53,8 +53,6 @@
             var attempt = 0
             var requestHeadSent = false
             var head: HTTPResponseHead?
-            /// The head's fields, converted.
-            var headers = HTTPHeaders()
             /// The URL of the last request AsyncHTTPClient sent: the response's, after redirects.
             var url: URL?
             var collected = Data()
@@ -134,7 +132,8 @@
 
         /// Hands `request` to `client` for sending the `attempt`th time.
         private func execute(_ request: HTTPClient.Request, on client: HTTPClient, attempt: Int) {
-            let task = client.execute(request: request, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
+            let task = client.execute(
+                request: request, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
             // A redirect that cannot be followed (a loop, too many) fails the task without telling the delegate.
             task.futureResult.whenFailure { [self] error in fail(error, attempt: attempt) }
             let endedMeanwhile = state.withLock { state -> APIError? in
@@ -182,25 +181,25 @@
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+            // Every head is visited; only a redirect's changes anything (the final head comes next).
+            guard (300..<400).contains(head.status.code) else { return }
             state.withLock { state in
                 state.lastActivity = Self.now()
-                state.url = request.url
-                // A redirect sends a new request, body included: its progress starts over.
-                if (300..<400).contains(head.status.code) {
-                    state.sent = 0
-                    state.requestHeadSent = false
+                // The next request goes to the `Location`, resolved as AsyncHTTPClient resolves it.
+                if let location = head.headers.first(name: "Location"), let target = URL(string: location, relativeTo: request.url) {
+                    state.url = target.absoluteURL
                 }
+                // A redirect sends a new request, body included: its progress starts over.
+                state.sent = 0
+                state.requestHeadSent = false
             }
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
-            // Converted outside the lock, once: a large head takes a while.
-            let headers = Self.headers(head.headers)
             let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
                 guard case .waiting = state.phase else { return nil }
                 state.lastActivity = Self.now()
                 state.head = head
-                state.headers = headers
                 switch mode {
                 case .collect:
                     if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > 0 {
@@ -217,8 +216,7 @@
                     state.phase = .streaming(writer)
                     return (
                         waiter,
-                        TransportResponse(
-                            head: HTTPResponse(statusCode: Int(head.status.code), headers: headers, url: state.url), body: body)
+                        TransportResponse(head: Self.response(head, url: state.url), body: body)
                     )
                 }
             }
@@ -257,10 +255,7 @@
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {
             let finished = state.withLock { state -> (Waiter?, ResponseBody.Writer?, TransportResponse?)? in
                 guard let writer = state.writerIfRunning else { return nil }
-                let response = state.head.map { head in
-                    TransportResponse(
-                        HTTPResponse(statusCode: Int(head.status.code), headers: state.headers, body: state.collected, url: state.url))
-                }
+                let response = state.head.map { TransportResponse(Self.response($0, url: state.url, body: state.collected)) }
                 let (waiter, _) = state.close(as: .completed)
                 return (waiter, writer, response)
             }

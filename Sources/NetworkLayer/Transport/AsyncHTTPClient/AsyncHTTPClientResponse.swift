@@ -3,6 +3,13 @@
     import NIOHTTP1
 
     extension AsyncHTTPClientExchange {
+        /// The ``HTTPResponse`` of an AsyncHTTPClient response head from `url`, its headers converted
+        /// when first read.
+        static func response(_ head: HTTPResponseHead, url: URL?, body: Data = Data()) -> HTTPResponse {
+            let fields = head.headers
+            return HTTPResponse(statusCode: Int(head.status.code), url: url, body: body) { headers(fields) }
+        }
+
         /// AsyncHTTPClient's header fields as ``HTTPHeaders``, sorted by name as the ones from Foundation
         /// are; a repeated name keeps its first spelling, with its values joined by ", " in the order
         /// received, as Foundation joins them.
