@@ -205,4 +205,20 @@ struct ClientTests {
         #expect(error.description.hasPrefix("Request failed: could not connect to the server"))
         #expect(error.description.contains("[URLError -1004]"))
     }
+
+    @Test(
+        "Over real sockets, a server that does not speak TLS fails an https request with .requestFailed(.secureConnectionFailed)",
+        arguments: TransportKind.all)
+    func notTLS(transport: TransportKind) async throws {
+        let server = try SilentServer(greeting: Data("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        let endpoint = TestEndpoint(base: "https://127.0.0.1:\(server.port)", timeout: 10)
+        let error = try #require(await transport.makeClient().fetch(endpoint, as: Empty.self).failure)
+        guard case .requestFailed(let urlError) = error else {
+            Issue.record("expected .requestFailed, got \(error)")
+            return
+        }
+        #expect(urlError.code == .secureConnectionFailed, "\(error)")
+        #expect(error.description.contains("the secure connection failed"), "\(error)")
+    }
 }

@@ -96,8 +96,7 @@ final class ScriptedServer: Sendable {
     /// The port it listens on, chosen by the system.
     let port: UInt16
     private let listener: Int32
-    /// Whether ``stop()`` has closed the listener: closing it twice could close a descriptor the
-    /// process has since reused for another socket (a client's, say).
+    /// Whether ``stop()`` has been called: the accept loop then closes the listener (see ``AcceptLoop``).
     private let isStopped = Locked(false)
     fileprivate let state = Locked(State())
 
@@ -125,19 +124,15 @@ final class ScriptedServer: Sendable {
         }
         self.listener = listener
         port = UInt16(bigEndian: address.sin_port)
-        Thread.detachNewThread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }
-                state.withLock { $0.accepted += 1 }
-                Thread.detachNewThread { [self] in
-                    defer { close(connection) }
-                    guard let request = Self.readRequest(connection) else { return }
-                    script(
-                        Connection(
-                            socket: connection, server: self, requestLine: request.line, headers: request.headers,
-                            bodyLength: request.bodyLength))
-                }
+        AcceptLoop.start(listener, isStopped: isStopped) { [self] connection in
+            state.withLock { $0.accepted += 1 }
+            Thread.detachNewThread { [self] in
+                defer { close(connection) }
+                guard let request = Self.readRequest(connection) else { return }
+                script(
+                    Connection(
+                        socket: connection, server: self, requestLine: request.line, headers: request.headers,
+                        bodyLength: request.bodyLength))
             }
         }
     }
@@ -156,13 +151,7 @@ final class ScriptedServer: Sendable {
 
     /// Stops accepting connections; once.
     func stop() {
-        let wasStopped = isStopped.withLock { isStopped in
-            defer { isStopped = true }
-            return isStopped
-        }
-        guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        AcceptLoop.stop(listener, isStopped: isStopped)
     }
 
     deinit { stop() }

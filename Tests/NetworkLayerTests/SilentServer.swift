@@ -14,8 +14,7 @@ final class SilentServer: Sendable {
     /// The port it listens on, chosen by the system.
     let port: UInt16
     private let listener: Int32
-    /// Whether ``stop()`` has closed the listener: closing it twice could close a descriptor the
-    /// process has since reused for another socket (a client's, say).
+    /// Whether ``stop()`` has been called: the accept loop then closes the listener (see ``AcceptLoop``).
     private let isStopped = Locked(false)
     private let connections = Locked<[Accepted]>([])
 
@@ -33,7 +32,9 @@ final class SilentServer: Sendable {
         var description: String { "SilentServer could not \(step): errno \(errno)" }
     }
 
-    init() throws {
+    /// Starts listening; `greeting`, when given, is written to every connection as it is accepted
+    /// (plain HTTP to a client that expects TLS, say), and then the server is silent.
+    init(greeting: Data? = nil) throws {
         #if canImport(Glibc)
             let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -58,12 +59,11 @@ final class SilentServer: Sendable {
         self.listener = listener
         self.port = UInt16(bigEndian: address.sin_port)
         let connections = self.connections
-        Thread.detachNewThread {
-            while true {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { return }
-                connections.withLock { $0.append(Accepted(descriptor: connection)) }
+        AcceptLoop.start(listener, isStopped: isStopped) { connection in
+            if let greeting {
+                _ = greeting.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Self.noSignal) }
             }
+            connections.withLock { $0.append(Accepted(descriptor: connection)) }
         }
     }
 
@@ -101,15 +101,15 @@ final class SilentServer: Sendable {
         }
     }
 
+    #if canImport(Glibc)
+        private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+        private static let noSignal = Int32(0)
+    #endif
+
     /// Closes the listener and every connection; once.
     func stop() {
-        let wasStopped = isStopped.withLock { isStopped in
-            defer { isStopped = true }
-            return isStopped
-        }
-        guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        guard AcceptLoop.stop(listener, isStopped: isStopped) else { return }
         connections.withLock { connections in
             connections.forEach { close($0.descriptor) }
             connections.removeAll()

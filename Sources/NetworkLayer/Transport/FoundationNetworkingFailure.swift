@@ -20,6 +20,7 @@
     /// | The connection closed before any answer | -1011 "Empty reply from server" | `networkConnectionLost` |
     /// | The body cut short | -1 "transfer closed with 4000 bytes remaining to read" | `networkConnectionLost` |
     /// | The peer gone while sending | -1 "Send failure: Broken pipe" | `networkConnectionLost` |
+    /// | A TLS handshake that fails (a server that does not speak TLS, say) | -1 "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" | `secureConnectionFailed` |
     enum FoundationNetworkingFailure {
         /// `error` with the code of its cause, or as it is when it already names it.
         /// - Parameters:
@@ -37,6 +38,8 @@
                 code = .networkConnectionLost
             case .unknown where connectionLostMessages.contains(where: { detail.hasPrefix($0) }):
                 code = .networkConnectionLost
+            case .unknown where tlsMessages.contains(where: { detail.hasPrefix($0) }):
+                code = .secureConnectionFailed
             case .unknown where detail == "Out of memory" && !headReceived:
                 // libcurl's answer to a response header line longer than it accepts.
                 code = .badServerResponse
@@ -49,6 +52,9 @@
             userInfo[NSLocalizedDescriptionKey] = description
             return URLError(code, userInfo: userInfo)
         }
+
+        /// How libcurl words a TLS failure: the TLS library's own message, or its own.
+        private static let tlsMessages = ["OpenSSL/", "SSL ", "TLS "]
 
         /// How libcurl words a connection that ended under a transfer.
         private static let connectionLostMessages = [
