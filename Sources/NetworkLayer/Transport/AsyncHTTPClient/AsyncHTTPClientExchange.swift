@@ -18,7 +18,7 @@
     /// A request that fails before any response because its connection went away is sent again on
     /// another, up to ``maximumResends`` times (see ``AsyncHTTPClientFailure/mayResend(after:method:requestHeadSent:)``):
     /// AsyncHTTPClient reuses a pooled connection without checking that the server still holds it
-    /// open, as curl does.
+    /// open, as curl does. Once any response has come (a redirect's too), only an idempotent request is.
     final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Sendable {
         typealias Response = Void
         typealias Waiter = CheckedContinuation<Result<TransportResponse, APIError>, Never>
@@ -52,6 +52,9 @@
             /// Counts the sendings of the request, so that the failure of one sent before is not taken for the current one's.
             var attempt = 0
             var requestHeadSent = false
+            /// Whether any response head has come, a redirect's included: the server has acted on the
+            /// request, so only an idempotent one may be sent again.
+            var responseSeen = false
             var head: HTTPResponseHead?
             /// The URL of the last request AsyncHTTPClient sent: the response's, after redirects.
             var url: URL?
@@ -181,17 +184,13 @@
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
-            // Every head is visited; only a redirect's changes anything (the final head comes next).
-            guard (300..<400).contains(head.status.code) else { return }
             state.withLock { state in
                 state.lastActivity = Self.now()
-                // The next request goes to the `Location`, resolved as AsyncHTTPClient resolves it.
-                if let location = head.headers.first(name: "Location"), let target = URL(string: location, relativeTo: request.url) {
-                    state.url = target.absoluteURL
-                }
+                // The request that got this head: after redirects, the final one's URL is the response's.
+                state.url = request.url
+                state.responseSeen = true
                 // A redirect sends a new request, body included: its progress starts over.
-                state.sent = 0
-                state.requestHeadSent = false
+                if (300..<400).contains(head.status.code) { state.sent = 0 }
             }
         }
 
@@ -202,7 +201,9 @@
                 state.head = head
                 switch mode {
                 case .collect:
-                    if let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > 0 {
+                    if Self.hasBody(head, method: state.request?.method),
+                        let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > 0
+                    {
                         state.collected.reserveCapacity(min(length, Self.largestReservation))
                     }
                     return nil
@@ -278,9 +279,10 @@
             }
             let step = state.withLock { state -> Step? in
                 guard let writer = state.writerIfRunning, attempt == nil || attempt == state.attempt else { return nil }
-                if canResend, state.head == nil, state.attempt < Self.maximumResends, let request = state.request,
-                    let client = state.client,
-                    AsyncHTTPClientFailure.mayResend(after: error, method: request.method, requestHeadSent: state.requestHeadSent)
+                // A request the server has answered (with a redirect, say) has gone out, whatever became of the next.
+                if canResend, state.attempt < Self.maximumResends, let request = state.request, let client = state.client,
+                    AsyncHTTPClientFailure.mayResend(
+                        after: error, method: request.method, requestHeadSent: state.requestHeadSent || state.responseSeen)
                 {
                     state.attempt += 1
                     state.task = nil
@@ -296,8 +298,9 @@
             }
             switch step {
             case .resend(let request, let client, let attempt):
-                // Not from within AsyncHTTPClient's failure callback, which may hold its locks.
-                client.eventLoopGroup.any().execute { [self] in execute(request, on: client, attempt: attempt) }
+                // As AsyncHTTPClient's own redirects do, from within its callback: a client shut down
+                // meanwhile fails the new task, which `execute` hears of.
+                execute(request, on: client, attempt: attempt)
             case .fail(let waiter, let writer, let demand, let reason):
                 waiter?.resume(returning: .failure(reason))
                 writer?.finish(throwing: reason)
@@ -342,6 +345,12 @@
         /// The most a collected body reserves up front from its `Content-Length`: 64 MiB, so that a
         /// header cannot make the process allocate what the body never brings.
         private static let largestReservation = 64 * 1024 * 1024
+
+        /// Whether a body follows `head`: not for a `HEAD`, nor a 1xx, 204 or 304, whatever their
+        /// `Content-Length` says.
+        private static func hasBody(_ head: HTTPResponseHead, method: NIOHTTP1.HTTPMethod?) -> Bool {
+            method != .HEAD && head.status.code >= 200 && head.status != .noContent && head.status != .notModified
+        }
 
         private static func now() -> UInt64 {
             DispatchTime.now().uptimeNanoseconds

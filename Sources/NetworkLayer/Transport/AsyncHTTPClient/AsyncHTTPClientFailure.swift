@@ -35,6 +35,9 @@
     /// | A compressed body that does not decompress | `cannotDecodeContentData` |
     /// | Too many redirects, or a redirect loop | `httpTooManyRedirects` |
     /// | A URL without a host, or of a scheme other than HTTP(S) | `badURL`, `unsupportedURL` |
+    ///
+    /// A request body that is not the length it announced (a file that changed while it was sent) is
+    /// ``APIError/invalidRequest(_:)``: the request's fault, not the network's.
     enum AsyncHTTPClientFailure {
         /// `error` as an ``APIError``.
         /// - Parameters:
@@ -54,6 +57,9 @@
                     return .timedOut
                 case .traceRequestWithBody:
                     return .invalidRequest("AsyncHTTPClient refused the request: \(error.shortDescription.lowercased())")
+                case .bodyLengthMismatch:
+                    return .invalidRequest(
+                        "the request body was not the length it announced (a file that changed while it was sent, say)")
                 default:
                     if ["Invalid header field names", "Invalid header field values"].contains(error.shortDescription) {
                         return .invalidRequest("AsyncHTTPClient refused the request: \(error)")
@@ -90,7 +96,7 @@
 
         private static func code(of error: HTTPClientError) -> URLError.Code {
             switch error {
-            case .remoteConnectionClosed, .uncleanShutdown, .bodyLengthMismatch: .networkConnectionLost
+            case .remoteConnectionClosed, .uncleanShutdown: .networkConnectionLost
             case .redirectLimitReached, .redirectCycleDetected: .httpTooManyRedirects
             case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath: .badURL
             case .proxyAuthenticationRequired: .userAuthenticationRequired
@@ -123,6 +129,8 @@
             default:
                 // Named by module, so that NetworkLayer needs no dependency on NIOSSL or NIOHTTPCompression to tell them.
                 let type = String(reflecting: Swift.type(of: error))
+                // A TLS connection closed without its closing message: cut short, as a plain one would be.
+                if type.hasPrefix("NIOSSL."), String(describing: error).contains("uncleanShutdown") { return .networkConnectionLost }
                 if type.hasPrefix("NIOSSL.") { return .secureConnectionFailed }
                 if type.hasPrefix("NIOHTTPCompression.") { return .cannotDecodeContentData }
                 return .unknown

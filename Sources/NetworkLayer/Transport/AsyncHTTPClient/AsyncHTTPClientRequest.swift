@@ -173,8 +173,11 @@
             guard let descriptor = descriptor.withLock({ $0 }) else { return nil }
             var buffer = ByteBuffer()
             var failure: Int32 = 0
+            // Never past the size announced: the rest, if the file grew, is not the body's.
+            let remaining = Int(max(0, size - offset.withLock { $0 }))
+            guard remaining > 0 else { return nil }
             let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: AsyncHTTPClientRequest.chunkSize) { bytes in
-                let count = readBytes(descriptor, bytes)
+                let count = readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(remaining)))
                 if count < 0 { failure = errno }
                 return max(0, count)
             }

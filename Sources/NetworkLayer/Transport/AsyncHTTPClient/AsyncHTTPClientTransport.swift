@@ -44,6 +44,9 @@
         /// - Up to 64 connections per host, as in ``NetworkClient/defaultConfiguration()``, instead of
         ///   8: the time a request waits for a connection counts towards its timeout, and with 8, fifty
         ///   requests to one slow host time out in the queue.
+        /// - No read timeout of AsyncHTTPClient's own (the singleton's is 90 seconds): the transport's
+        ///   idle timeout is the one timeout, and does not count the time a stream's reader holds the
+        ///   body back. A client of your own with a read timeout fails a request silent for that long.
         ///
         /// Made once per process and never shut down, like `HTTPClient.shared`. Like any client, it
         /// takes the tracer bootstrapped at the time it is made (see `defaultConfiguration()`).
@@ -58,6 +61,9 @@
         /// attributes for nothing (about 9,000 instructions a request, 2% of one).
         public static func defaultConfiguration() -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
+            // The transport's idle timeout is the one timeout; AsyncHTTPClient's would count the time
+            // a stream's reader holds the body back, and cut a longer timeout short.
+            configuration.timeout.read = nil
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }
