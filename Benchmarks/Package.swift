@@ -10,7 +10,7 @@ import PackageDescription
 ///     swift package --package-path Benchmarks --disable-sandbox benchmark
 ///
 /// With the trait `AHC` (`swift package --package-path Benchmarks --traits AHC …`), the loopback
-/// suite and request-profile also run over AsyncHTTPClientTransport, each with a twin on
+/// suite, request-profile and soak also run over AsyncHTTPClientTransport, each with a twin on
 /// AsyncHTTPClient alone; without it, nothing of AsyncHTTPClient is built.
 let ahc = TargetDependencyCondition.when(traits: ["AHC"])
 
@@ -29,7 +29,7 @@ let package = Package(
         .trait(
             name: "AHC",
             description:
-                "The loopback benchmarks and request-profile over AsyncHTTPClientTransport too, with twins on AsyncHTTPClient alone."
+                "The loopback benchmarks, request-profile and soak over AsyncHTTPClientTransport too, with twins on AsyncHTTPClient alone."
         )
     ],
     dependencies: [
@@ -43,7 +43,7 @@ let package = Package(
     targets: [
         .target(
             name: "BenchmarkSupport",
-            dependencies: [.product(name: "NetworkLayer", package: "NetworkLayer")]
+            dependencies: [.product(name: "NetworkLayer", package: "NetworkLayer")] + asyncHTTPClient
         ),
         // A long run of requests, ours or raw, reporting memory, descriptors and threads every 10,000.
         .executableTarget(
@@ -61,7 +61,7 @@ let package = Package(
                 "BenchmarkSupport",
                 .product(name: "NetworkLayer", package: "NetworkLayer"),
                 .product(name: "NetworkLayerTesting", package: "NetworkLayer"),
-            ] + asyncHTTPClient,
+            ],
             path: "Sources/RequestProfile"
         ),
         // One large transfer per process, ours or raw, for its peak memory (Benchmarks/scripts/transfer-memory.py).

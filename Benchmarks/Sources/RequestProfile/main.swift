@@ -4,17 +4,6 @@ import Foundation
 import NetworkLayer
 import NetworkLayerTesting
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-#if AHC
-    import AsyncHTTPClient
-    import NIOCore
-    import NIOFoundationCompat
-    import NIOHTTP1
-#endif
-
 // Sends a fixed number of requests, ours or raw, for instruction counts that do not depend on the
 // machine's load. Run it twice under callgrind with different counts; the difference divided by the
 // difference in requests is the cost of one request, startup excluded. Valgrind cannot spawn the
@@ -35,20 +24,16 @@ import NetworkLayerTesting
 if LoopbackServer.isRequested { LoopbackServer.serve() }
 
 let arguments = CommandLine.arguments.dropFirst()
-#if AHC
-    let sides = ["ours", "raw", "ahc", "ahc-raw"]
-#else
-    let sides = ["ours", "raw"]
-#endif
-guard arguments.count == 3, let side = arguments.first, sides.contains(side),
-    let count = Int(arguments.last!), ["stub", "loopback", "loopback64"].contains(arguments[arguments.startIndex + 1]),
-    !(side.hasPrefix("ahc") && arguments[arguments.startIndex + 1] == "stub")
+let transports = ["stub", "loopback", "loopback64"]
+guard arguments.count == 3, let side = MoviesRequest.Side(rawValue: arguments.first!), let count = Int(arguments.last!),
+    case let transport = arguments[arguments.startIndex + 1], transports.contains(transport),
+    !(side.rawValue.hasPrefix("ahc") && transport == "stub")
 else {
-    let usage = "usage: request-profile \(sides.joined(separator: "|")) stub|loopback|loopback64 <count> (stub: ours and raw only)\n"
+    let sides = MoviesRequest.Side.names.joined(separator: "|")
+    let usage = "usage: request-profile \(sides) \(transports.joined(separator: "|")) <count> (stub: ours and raw only)\n"
     FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
 }
-let transport = arguments[arguments.startIndex + 1]
 
 let stubs = StubSession()
 stubs.register(.get, "/movies", StubResponse(body: MoviePage.json(bytes: 1024)))
@@ -57,41 +42,11 @@ if transport != "stub", server == nil {
     FileHandle.standardError.write(Data("set NETWORKLAYER_BENCHMARK_SERVER_URL to a running server (see the source)\n".utf8))
     exit(64)
 }
-let base = server ?? "http://stub.local"
-let session = server == nil ? stubs.session : URLSession(configuration: NetworkClient.defaultConfiguration())
-let client = server == nil ? NetworkClient(session: stubs.session) : NetworkClient()
-let decoder = JSONDecoder()
-
-#if AHC
-    let layerOverAHC = NetworkClient(transport: .asyncHTTPClient())
-#endif
+let movies = MoviesRequest(side, base: server ?? "http://stub.local", session: server == nil ? stubs.session : nil)
 
 /// One request of the chosen side; false when it failed.
 @Sendable func request() async -> Bool {
-    #if AHC
-        if side == "ahc" {
-            return (try? await layerOverAHC.send(ProfileEndpoint(base: base), as: MoviePage.self)) != nil
-        }
-        if side == "ahc-raw" {
-            let client = AsyncHTTPClientTransport.defaultClient
-            guard let response = try? await client.execute(HTTPClientRequest(url: base + "/movies?page=1"), timeout: .seconds(60)),
-                response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
-            else { return false }
-            return (try? decoder.decode(MoviePage.self, from: body)) != nil
-        }
-    #endif
-    if side == "ours" {
-        return (try? await client.send(ProfileEndpoint(base: base), as: MoviePage.self)) != nil
-    }
-    guard let (data, _) = try? await session.data(for: URLRequest(url: URL(string: base + "/movies?page=1")!)) else { return false }
-    return (try? decoder.decode(MoviePage.self, from: data)) != nil
-}
-
-/// `GET /movies?page=1`.
-struct ProfileEndpoint: Endpoint {
-    let base: String
-    var path: String { "/movies" }
-    var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
+    await movies.send()
 }
 
 let inFlight = transport == "loopback64" ? 64 : 1
@@ -105,4 +60,4 @@ Task.detached {
     finished.signal()
 }
 finished.wait()
-print("\(side) \(transport): \(count) requests")
+print("\(side.rawValue) \(transport): \(count) requests")

@@ -1,11 +1,6 @@
 import BenchmarkSupport
 import Dispatch
 import Foundation
-import NetworkLayer
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 // A long run of small requests over loopback that reports the client process's resident memory, open
 // file descriptors and threads every 10,000 requests: a soak, not a timed benchmark. It sends the
@@ -16,7 +11,9 @@ import NetworkLayer
 //   Benchmarks/.build/release/soak                 # ours, 100,000 sequential then 100,000 with 64 in flight
 //   Benchmarks/.build/release/soak raw 20000       # URLSession.data(for:) + JSONDecoder, 20,000 + 20,000
 //
-// Arguments: `ours` (the default) or `raw`, then the requests per phase (100,000 by default). The server
+// Arguments: `ours` (the default) or `raw`, and with the package's trait `AHC` (`swift build … --traits AHC`)
+// also `ahc` (ours over AsyncHTTPClientTransport) or `ahc-raw` (AsyncHTTPClient alone, on the same
+// client); then the requests per phase (100,000 by default). The server
 // is this executable run again in a child process (see ServerProcess), so neither its memory nor its
 // threads are counted. The main thread waits on a semaphore, so the run also works under valgrind or
 // heaptrack.
@@ -24,18 +21,12 @@ import NetworkLayer
 if LoopbackServer.isRequested { LoopbackServer.serve() }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let side = arguments.first ?? "ours"
+let side = MoviesRequest.Side(rawValue: arguments.first ?? "ours")
 let perPhase = arguments.count > 1 ? Int(arguments[1]) : 100_000
-guard ["ours", "raw"].contains(side), arguments.count <= 2, let perPhase, perPhase > 0 else {
-    FileHandle.standardError.write(Data("usage: soak [ours|raw] [requests per phase]\n".utf8))
+guard let side, arguments.count <= 2, let perPhase, perPhase > 0 else {
+    let usage = "usage: soak [\(MoviesRequest.Side.names.joined(separator: "|"))] [requests per phase]\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(64)
-}
-
-/// `GET /movies?page=1`.
-struct SoakEndpoint: Endpoint {
-    let base: String
-    var path: String { "/movies" }
-    var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
 }
 
 /// One line of the report.
@@ -57,25 +48,16 @@ do {
     FileHandle.standardError.write(Data("could not start the loopback server: \(error)\n".utf8))
     exit(1)
 }
-let base = server.baseURL
-let client = NetworkClient()
-let session = URLSession(configuration: NetworkClient.defaultConfiguration())
-let decoder = JSONDecoder()
+let movies = MoviesRequest(side, base: server.baseURL)
 
 /// One request of the chosen side; false when it failed.
 @Sendable func request() async -> Bool {
-    if side == "ours" {
-        return (try? await client.send(SoakEndpoint(base: base), as: MoviePage.self)) != nil
-    }
-    guard let url = URL(string: base + "/movies?page=1"), let (data, _) = try? await session.data(for: URLRequest(url: url)) else {
-        return false
-    }
-    return (try? decoder.decode(MoviePage.self, from: data)) != nil
+    await movies.send()
 }
 
 let finished = DispatchSemaphore(value: 0)
 Task.detached {
-    print("\(side): \(perPhase) requests sequentially, then \(perPhase) with 64 in flight, on one client")
+    print("\(side.rawValue): \(perPhase) requests sequentially, then \(perPhase) with 64 in flight, on one client")
     print(["phase", "requests", "seconds", "RSS MiB", "fds", "threads", "failures"].joined(separator: "\t"))
     report("idle", 0, 0, failures: 0)
     let start = DispatchTime.now().uptimeNanoseconds

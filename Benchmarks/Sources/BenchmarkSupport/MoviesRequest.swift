@@ -1,0 +1,99 @@
+import Foundation
+import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+#if AHC
+    import AsyncHTTPClient
+    import NIOCore
+    import NIOFoundationCompat
+    import NIOHTTP1
+#endif
+
+/// `GET /movies?page=1` decoded as a ``MoviePage``, sent one of several ways: the request that
+/// `request-profile` and `soak` repeat, so that every side does the same work.
+public struct MoviesRequest: Sendable {
+    /// Who sends the request.
+    public enum Side: String, Sendable, CaseIterable {
+        /// The layer over its default transport: `NetworkClient.send(_:as:)`.
+        case ours
+        /// `URLSession.data(for:)` and `JSONDecoder`.
+        case raw
+        #if AHC
+            /// The layer over `AsyncHTTPClientTransport`.
+            case ahc
+            /// `HTTPClient.execute` and `collect` on the transport's default client, and `JSONDecoder`.
+            case ahcRaw = "ahc-raw"
+        #endif
+
+        /// The sides this build has, as their arguments are spelled.
+        public static var names: [String] { allCases.map(\.rawValue) }
+    }
+
+    /// The endpoint of the layer's sides.
+    struct Movies: Endpoint {
+        let base: String
+        var path: String { "/movies" }
+        var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
+    }
+
+    /// Who sends it.
+    public let side: Side
+    private let base: String
+    /// The client of the layer's sides.
+    private let client: NetworkClient?
+    /// The session of the `raw` side.
+    private let session: URLSession?
+    private let decoder = JSONDecoder()
+
+    /// Makes only what `side` sends with, so that a run of one side starts nothing of another (the event
+    /// loops of AsyncHTTPClient's, say).
+    /// - Parameters:
+    ///   - side: Who sends the request.
+    ///   - base: The server's URL, without a path.
+    ///   - session: The session of `ours` and `raw`, to answer from memory (a `StubSession`'s); by default
+    ///     `ours` uses `NetworkClient()` and `raw` a session made from `NetworkClient.defaultConfiguration()`.
+    public init(_ side: Side, base: String, session: URLSession? = nil) {
+        self.side = side
+        self.base = base
+        switch side {
+        case .ours:
+            client = session.map { NetworkClient(session: $0) } ?? NetworkClient()
+            self.session = nil
+        case .raw:
+            client = nil
+            self.session = session ?? URLSession(configuration: NetworkClient.defaultConfiguration())
+        #if AHC
+            case .ahc:
+                client = NetworkClient(transport: .asyncHTTPClient())
+                self.session = nil
+            case .ahcRaw:
+                client = nil
+                self.session = nil
+        #endif
+        }
+    }
+
+    /// Sends the request once; false when it failed.
+    public func send() async -> Bool {
+        if let client {
+            return (try? await client.send(Movies(base: base), as: MoviePage.self)) != nil
+        }
+        if let session {
+            guard let url = URL(string: base + "/movies?page=1"), let (data, _) = try? await session.data(for: URLRequest(url: url))
+            else { return false }
+            return (try? decoder.decode(MoviePage.self, from: data)) != nil
+        }
+        #if AHC
+            let request = HTTPClientRequest(url: base + "/movies?page=1")
+            guard let response = try? await AsyncHTTPClientTransport.defaultClient.execute(request, timeout: .seconds(60)),
+                response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
+            else { return false }
+            return (try? decoder.decode(MoviePage.self, from: body)) != nil
+        #else
+            return false
+        #endif
+    }
+}
