@@ -23,10 +23,7 @@
                 let decoder = JSONDecoder()
                 let url = fixture.baseURL + "/movies?page=1"
                 await measureRequests(benchmark, count: count, inFlight: inFlight) {
-                    guard let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)),
-                        response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
-                    else { return false }
-                    return (try? decoder.decode(MoviePage.self, from: body)) != nil
+                    await MoviesRequest.send(url, on: client, decoder: decoder)
                 }
             } setup: {
                 try fixture.start()

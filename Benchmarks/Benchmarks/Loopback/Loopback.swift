@@ -34,10 +34,7 @@ let benchmarks: @Sendable () -> Void = {
             let decoder = JSONDecoder()
             let url = URL(string: fixture.baseURL + "/movies?page=1")!
             await measureRequests(benchmark, count: count, inFlight: inFlight) {
-                guard let (data, response) = try? await session.data(for: URLRequest(url: url)),
-                    (response as? HTTPURLResponse)?.statusCode == 200
-                else { return false }
-                return (try? decoder.decode(MoviePage.self, from: data)) != nil
+                await MoviesRequest.send(url, on: session, decoder: decoder)
             }
         } setup: {
             try fixture.start()
@@ -148,13 +145,6 @@ enum LoopbackMetric {
     /// That peak above the resident memory just before the transfer, in MiB: what the transfer itself needed.
     static let peakRise = BenchmarkMetric.custom("Peak RSS rise (MiB)", polarity: .prefersSmaller, useScalingFactor: false)
     static let memory = [peakResident, peakOverIdle, peakRise, peakPercentOfBody]
-}
-
-/// `GET /movies?page=1` on the loopback server.
-struct MoviesEndpoint: Endpoint, Sendable {
-    let base: String
-    var path: String { "/movies" }
-    var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
 }
 
 /// `GET /bytes/<count>` on the loopback server.

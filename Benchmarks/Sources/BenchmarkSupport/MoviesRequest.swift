@@ -32,13 +32,6 @@ public struct MoviesRequest: Sendable {
         public static var names: [String] { allCases.map(\.rawValue) }
     }
 
-    /// The endpoint of the layer's sides.
-    struct Movies: Endpoint {
-        let base: String
-        var path: String { "/movies" }
-        var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
-    }
-
     /// Who sends it.
     public let side: Side
     private let base: String
@@ -79,21 +72,49 @@ public struct MoviesRequest: Sendable {
     /// Sends the request once; false when it failed.
     public func send() async -> Bool {
         if let client {
-            return (try? await client.send(Movies(base: base), as: MoviePage.self)) != nil
+            return (try? await client.send(MoviesEndpoint(base: base), as: MoviePage.self)) != nil
         }
         if let session {
-            guard let url = URL(string: base + "/movies?page=1"), let (data, _) = try? await session.data(for: URLRequest(url: url))
-            else { return false }
-            return (try? decoder.decode(MoviePage.self, from: data)) != nil
+            guard let url = URL(string: base + "/movies?page=1") else { return false }
+            return await Self.send(url, on: session, decoder: decoder)
         }
         #if AHC
-            let request = HTTPClientRequest(url: base + "/movies?page=1")
-            guard let response = try? await AsyncHTTPClientTransport.defaultClient.execute(request, timeout: .seconds(60)),
-                response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
-            else { return false }
-            return (try? decoder.decode(MoviePage.self, from: body)) != nil
+            return await Self.send(base + "/movies?page=1", on: AsyncHTTPClientTransport.defaultClient, decoder: decoder)
         #else
             return false
         #endif
+    }
+
+    /// The raw `URLSession` side: `data(for:)`, a 200, and `decoder`; false when any fails.
+    public static func send(_ url: URL, on session: URLSession, decoder: JSONDecoder) async -> Bool {
+        guard let (data, response) = try? await session.data(for: URLRequest(url: url)),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        else { return false }
+        return (try? decoder.decode(MoviePage.self, from: data)) != nil
+    }
+
+    #if AHC
+        /// The raw AsyncHTTPClient side: `execute`, a 200, `collect` and `decoder`; false when any fails.
+        public static func send(_ url: String, on client: HTTPClient, decoder: JSONDecoder) async -> Bool {
+            guard let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)),
+                response.status == .ok, let body = try? await response.body.collect(upTo: 1 << 20)
+            else { return false }
+            return (try? decoder.decode(MoviePage.self, from: body)) != nil
+        }
+    #endif
+}
+
+/// `GET /movies?page=1`, a ~1 KB ``MoviePage``: what the layer's sides of the request benchmarks send.
+public struct MoviesEndpoint: Endpoint, Sendable {
+    /// The server's URL, without a path.
+    public let base: String
+    /// `/movies`.
+    public var path: String { "/movies" }
+    /// The query `page=1`.
+    public var task: HTTPTask { .requestParameters(urlParameters: ["page": 1]) }
+
+    /// The endpoint on the server at `base`.
+    public init(base: String) {
+        self.base = base
     }
 }
