@@ -125,7 +125,7 @@ struct UploadTests {
         #expect(server.accepted == 1, "the failed upload sent nothing")
     }
 
-    @Test("A 307 sends an uploaded file again, to the new location", arguments: TransportKind.redirectingBodies)
+    @Test("A 307 sends an uploaded file again, to the new location", arguments: TransportKind.all)
     func redirectSendsFileAgain(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             if connection.requestLine.hasPrefix("POST /first ") {
@@ -145,13 +145,15 @@ struct UploadTests {
     }
 
     @Test(
-        "A streamed body that a redirect asks for again before it was read whole is never sent again in part: the call fails",
-        arguments: TransportKind.redirectingBodies)
+        "A streamed body that a redirect asks for again is never sent again in part: the 307 comes back",
+        arguments: TransportKind.all)
     func streamedBodyRedirectedEarly(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             if connection.requestLine.hasPrefix("POST /first ") {
-                // At once, before the chunked body is read: as a server that redirects by path alone does.
+                // At once, before the chunked body is read, as a server that redirects by path alone
+                // does; then it takes the rest, so that closing the socket does not reset the upload.
                 connection.writeHead(status: 307, headers: ["Location": "/second", "Content-Length": "0"])
+                connection.waitUntilClosed(timeout: 10)
             } else {
                 connection.writeHead(headers: ["Content-Length": "6"])
                 connection.write(Data("second".utf8))
@@ -161,12 +163,7 @@ struct UploadTests {
         request.httpMethod = "POST"
         request.httpBodyStream = InputStream(data: Pattern.data(count: 4 * 1024 * 1024))
         let error = await #expect(throws: APIError.self) { try await transport.makeClient().response(for: request) }
-        if transport.isURLSession {
-            // NetworkLayer follows no redirect of a stream: the 307 comes back.
-            #expect(error?.statusCode == 307)
-        } else {
-            // AsyncHTTPClient follows it, and the body's second sending fails before a byte of it.
-            #expect(error?.invalidRequestReason?.contains("cannot be sent again") == true, "\(String(describing: error))")
-        }
+        // A stream is read once: the client follows no redirect of it, and the 307 comes back.
+        #expect(error?.statusCode == 307, "\(String(describing: error))")
     }
 }

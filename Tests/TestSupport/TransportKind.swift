@@ -32,17 +32,6 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
         return allCases.filter { wanted.contains($0.rawValue) }
     }()
 
-    /// The transports whose redirects of a request with a body are decided by code this package
-    /// tests (NetworkLayer's own on Linux, AsyncHTTPClient's): all of them, but `URLSession` only on
-    /// Linux, where NetworkLayer follows such redirects itself.
-    public static var redirectingBodies: [TransportKind] {
-        #if canImport(FoundationNetworking)
-            all
-        #else
-            all.filter { !$0.isURLSession }
-        #endif
-    }
-
     /// The name the test results show: the raw value.
     public var testDescription: String { rawValue }
 

@@ -38,12 +38,16 @@ extension APIClient {
         func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
             let transportRequest = try body.transportRequest(
                 for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: sendProgress)
+            // Redirects are followed below the interceptors: an adapter's credential is not added
+            // again to a request that left its origin.
             func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
                 var transportRequest = transportRequest
                 transportRequest.urlRequest = request
-                switch delivery {
-                case .buffered: return TransportResponse(try await transport.data(for: transportRequest))
-                case .streamed: return try await transport.send(transportRequest)
+                return try await call.redirectPolicy.send(transportRequest) { request async throws(APIError) in
+                    switch delivery {
+                    case .buffered: TransportResponse(try await transport.data(for: request))
+                    case .streamed: try await transport.send(request)
+                    }
                 }
             }
             // The chain sees the request as it goes out, an in-memory upload's body included.

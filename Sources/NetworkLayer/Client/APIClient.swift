@@ -35,6 +35,8 @@ public protocol APIClient: Sendable {
     var callbackQueue: DispatchQueue { get }
     /// Adapt, retry and observe every request, in order; none by default. See ``Interceptor``.
     var interceptors: [any Interceptor] { get }
+    /// How redirects are followed, and what may go with them; ``RedirectPolicy/default`` by default.
+    var redirectPolicy: RedirectPolicy { get }
 }
 
 /// `200..<300`, built once.
@@ -53,4 +55,6 @@ extension APIClient {
     public var callbackQueue: DispatchQueue { .main }
     /// None.
     public var interceptors: [any Interceptor] { [] }
+    /// ``RedirectPolicy/default``: up to 20, never from `https` to `http`, credentials kept within their origin.
+    public var redirectPolicy: RedirectPolicy { .default }
 }

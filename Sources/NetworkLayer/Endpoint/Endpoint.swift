@@ -43,6 +43,9 @@ public protocol Endpoint {
     /// Decodes this endpoint's responses, for one call whose dates or keys differ from the rest of the
     /// API; `nil` (the default) uses the client's ``APIClient/decoder``.
     var decoder: JSONDecoder? { get }
+    /// How this endpoint's redirects are followed, for one call that must not follow them, say;
+    /// `nil` (the default) uses the client's ``APIClient/redirectPolicy``.
+    var redirectPolicy: RedirectPolicy? { get }
 }
 
 extension Endpoint {
@@ -62,4 +65,6 @@ extension Endpoint {
     public var acceptableStatusCodes: Set<Int>? { nil }
     /// `nil`: the client's decoder applies.
     public var decoder: JSONDecoder? { nil }
+    /// `nil`: the client's redirect policy applies.
+    public var redirectPolicy: RedirectPolicy? { nil }
 }

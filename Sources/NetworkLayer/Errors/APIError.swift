@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
 /// anything is sent, and an interceptor with `adaptationFailed` or `credentialRefreshFailed`;
-/// the transport fails with `requestFailed`, `timedOut` or `cancelled`;
+/// the transport fails with `requestFailed`, `timedOut` or `cancelled`, a redirect with `insecureRedirect`;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
 /// `bufferLimitExceeded`. Each case has a readable ``description``.
@@ -46,6 +46,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
     /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
     case bufferLimitExceeded(Int)
+    /// A redirect led from `https` to `http` and the client's ``RedirectPolicy`` does not allow
+    /// leaving TLS (see ``RedirectPolicy/allowsInsecureRedirects``): nothing was sent to `to`.
+    case insecureRedirect(from: URL, to: URL)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -89,6 +92,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Refreshing the credential failed: \(reason)"
         case .bufferLimitExceeded(let limit):
             "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
+        case .insecureRedirect(let from, let to):
+            "Refused a redirect from \(Redaction.default.string(for: from)) to \(Redaction.default.string(for: to)): it leaves TLS; "
+                + "RedirectPolicy(allowsInsecureRedirects: true) allows it"
         }
     }
 

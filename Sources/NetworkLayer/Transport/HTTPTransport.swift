@@ -25,6 +25,8 @@ import Foundation
 ///
 /// What a transport promises:
 /// - It returns once the response head has arrived, whatever the status: validation is the client's.
+/// - It follows no redirect: a `3xx` comes back like any response, and the client follows it by its
+///   ``RedirectPolicy``.
 /// - Its body has backpressure where the implementation allows it: a reader that stops reading slows
 ///   the transfer down instead of failing it (see ``ResponseBody``).
 /// - Cancelling the calling task, or the reader abandoning the body, ends the exchange and closes its

@@ -8,13 +8,13 @@
     /// - A 401 or 407 carrying a challenge (`WWW-Authenticate: Basic`, say) with no credential makes a
     ///   task hang past every timeout. The challenge is cancelled instead, and the handler turns the
     ///   cancellation back into the 401 response (its body is lost).
-    /// - On a redirect that keeps the method (307 and 308, and 301 and 302 for methods other than
-    ///   POST) the body is sent empty. Such a redirect is declined when the request has a body, and
-    ///   ``URLSessionTransport`` sends the request again, body included, to the new location.
+    /// - A redirect would keep every header, credentials included, whatever its new origin, and send
+    ///   the body of a 307 or 308 empty. Every redirect is handed back as the response instead, and
+    ///   the client follows it by its ``RedirectPolicy``.
     ///
     /// FoundationNetworking gives per-task delegates little but redirects, so the handlers are found by
     /// task identifier. A session that had a delegate of its own before (see ``SessionEngine``) keeps
-    /// it: authentication challenges and redirects this delegate does not decide go to it.
+    /// it: authentication challenges go to it.
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let handlers = Locked<[Int: SessionTaskHandler]>([:])
         /// Where the session's tasks are started and cancelled, and challenges and redirects answered.
@@ -87,6 +87,9 @@
             forwardee.urlSession(session, task: task, didReceive: challenge, completionHandler: decide)
         }
 
+        /// Hands every redirect back as the response, for the client to follow by its ``RedirectPolicy``:
+        /// FoundationNetworking's own redirect keeps every header whatever the new origin, and sends
+        /// the body of a 307 or 308 empty.
         func urlSession(
             _ session: URLSession,
             task: URLSessionTask,
@@ -95,17 +98,7 @@
             completionHandler: @escaping @Sendable (URLRequest?) -> Void
         ) {
             handler(for: task)?.noteActivity()
-            let decide: @Sendable (URLRequest?) -> Void = { request in self.answer(task) { completionHandler(request) } }
-            // A redirect that turns the request into a GET (POST after 301, 302 or 303) drops the body
-            // as HTTP says and is followed; one that keeps the method would be sent with an empty body.
-            let current = task.currentRequest ?? task.originalRequest
-            let carriesBody = task is URLSessionUploadTask || current.map(RedirectPolicy.hasBody) == true
-            if carriesBody, HTTPMethod(rawValue: request.httpMethod ?? "GET").allowsRequestBody {
-                handler(for: task)?.declineRedirect()
-                return decide(nil)
-            }
-            guard let forwardee else { return decide(request) }
-            forwardee.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: decide)
+            answer(task) { completionHandler(nil) }
         }
 
         /// Gives `task` the answer to a redirect or a challenge, on ``controlQueue``, unless the task has

@@ -12,12 +12,8 @@ import Foundation
 /// Linux), keeps the time of the last byte sent or received, and either collects the body or streams
 /// it into a ``ResponseBody`` whose reader can slow the transfer down (see ``pause()``).
 final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
-    /// What the exchange gives back: the response and its body, or (Linux) a redirect the session
-    /// declined so that the body would not be lost, for the transport to follow itself.
-    enum Outcome: Sendable {
-        case response(HTTPURLResponse, ResponseBody)
-        case declinedRedirect(HTTPURLResponse)
-    }
+    /// What the exchange gives back: the response head, a redirect's included, and its body.
+    typealias Outcome = (response: HTTPURLResponse, body: ResponseBody)
 
     /// Whether the body is collected before the outcome is given, or streamed after the head.
     enum Mode: Sendable {
@@ -38,7 +34,6 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         var response: HTTPURLResponse?
         var collected = Data()
         var writer: ResponseBody.Writer?
-        var isRedirectDeclined = false
         /// Uptime of the last byte sent or received, in nanoseconds.
         var lastActivity: UInt64 = 0
         var deadline: UInt64?
@@ -242,17 +237,26 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         didComplete(task, error: error)
     }
 
-    /// Marks the redirect that is about to come back as one the session declined (Linux).
-    func declineRedirect() {
-        state.withLock { $0.isRedirectDeclined = true }
-    }
+    #if !canImport(FoundationNetworking)
+        /// Hands every redirect back as the response: the client follows it by its ``RedirectPolicy``
+        /// (on Linux, ``SessionDelegate`` does the same).
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    #endif
 
     private func didReceive(_ urlResponse: URLResponse) {
         guard let response = urlResponse as? HTTPURLResponse else { return end(.invalidResponse) }
         let head = state.withLock { state -> Result<ResponseBody?, APIError>? in
             guard case .running = state.phase else { return nil }
             state.lastActivity = Self.now()
-            if state.isRedirectDeclined || mode == .collect {
+            if mode == .collect {
                 // A second head (multipart/x-mixed-replace, say) replaces the first and its body.
                 state.response = response
                 state.collected = Data()
@@ -265,7 +269,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return .success(body)
         }
         switch head {
-        case .success(let body?): deliver(.response(response, body))
+        case .success(let body?): deliver((response, body))
         case .failure(let error): end(error)
         case .success(nil), nil: break
         }
@@ -275,7 +279,6 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         let writer = state.withLock { state -> ResponseBody.Writer? in
             guard case .running = state.phase else { return nil }
             state.lastActivity = Self.now()
-            if state.isRedirectDeclined { return nil }
             if mode == .collect {
                 state.collected.append(data)
                 return nil
@@ -283,10 +286,11 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return state.writer
         }
         guard let writer else {
-            if mode == .stream, state.withLock({ $0.response == nil && !$0.isRedirectDeclined }), let response = task.response {
-                // Data before any head: take the task's.
+            // Data before any head: take the task's head, then hand the data to its body. Once the
+            // exchange has ended there is no body to hand it to, and nothing is done.
+            if mode == .stream, state.withLock({ $0.response == nil }), let response = task.response {
                 didReceive(response)
-                didReceive(data, of: task)
+                if let writer = state.withLock({ $0.writer }) { feed(data, to: writer) }
             }
             return
         }
@@ -328,12 +332,10 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func complete(_ finished: State, response: HTTPURLResponse, body: Data) {
-        if finished.isRedirectDeclined {
-            finished.waiter?.resume(returning: .success(.declinedRedirect(response)))
-        } else if let writer = finished.writer {
+        if let writer = finished.writer {
             finish(writer, throwing: nil)
         } else {
-            finished.waiter?.resume(returning: .success(.response(response, ResponseBody(body))))
+            finished.waiter?.resume(returning: .success((response, ResponseBody(body))))
         }
     }
 

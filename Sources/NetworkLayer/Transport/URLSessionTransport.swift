@@ -8,13 +8,12 @@ import Foundation
 ///
 /// Every request is a delegate-driven task (on one session per client), so the body can be collected,
 /// written to a file or streamed from the same callbacks, with one idle deadline and one way of
-/// cancelling. The timeout is the library's own, enforced to the millisecond on every platform:
+/// cancelling. The session follows no redirect: it hands back every `3xx`, and the client follows it
+/// by its ``RedirectPolicy``, as over every transport. The timeout is the library's own, enforced to the millisecond on every platform:
 /// ``TransportRequest/timeout``, else the session's `timeoutIntervalForRequest`.
 ///
 /// On Linux it also absorbs FoundationNetworking's traps, so that they behave as on Apple platforms:
 /// - a 401 with a `Basic` challenge comes back as the 401 instead of hanging (its body is lost);
-/// - a redirect that keeps the method sends the body again to the new location (up to 20 hops),
-///   without `Authorization` and `Cookie` when it leaves the origin;
 /// - timeouts are not cut to whole seconds, and apply to custom `URLProtocol`s too;
 /// - cancelling many requests at once neither hangs nor crashes;
 /// - a reader that falls behind a streamed body is fed from a temporary file instead of holding the
@@ -25,10 +24,11 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// Creates a transport over `session`.
     ///
-    /// Any session works. On Apple platforms its delegate keeps deciding challenges and redirects.
+    /// Any session works. On Apple platforms its delegate keeps deciding challenges; redirects are the
+    /// client's (see ``RedirectPolicy``).
     /// On Linux, a session made by ``NetworkClient/makeSession(configuration:)`` is used as it is;
     /// any other gets a companion session made once from its configuration, whose delegate asks the
-    /// session's own delegate (if any) about challenges and redirects.
+    /// session's own delegate (if any) about challenges.
     /// - Parameter session: The session to send through.
     public init(session: URLSession) {
         self.session = session
@@ -45,35 +45,17 @@ public struct URLSessionTransport: HTTPTransport {
         return response.head.with(body: try await response.body.collect())
     }
 
-    /// Runs the exchange, following on Linux the redirects whose body the session would have lost.
+    /// Runs the exchange: one task, whose redirects the session hands back for the client to follow.
     private func exchange(_ request: TransportRequest, mode: SessionTaskHandler.Mode) async throws(APIError) -> TransportResponse {
         let engine = SessionEngine.engine(for: session)
-        let timeout = request.timeout ?? Self.timeout(of: session.configuration)
-        var request = request
-        var redirects = 0
-        while true {
-            let handler = SessionTaskHandler(mode: mode, engine: engine, timeout: timeout, sendProgress: request.sendProgress)
-            let isAlone = SessionEngine.begin()
-            let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
-            SessionEngine.done()
-            switch outcome {
-            case .success(.response(let response, let body)):
-                return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
-            case .success(.declinedRedirect(let response)):
-                guard let next = RedirectPolicy.request(following: response, from: request) else {
-                    return TransportResponse(head: HTTPResponse(response, body: Data()))
-                }
-                redirects += 1
-                guard redirects <= RedirectPolicy.maximumRedirects else {
-                    var userInfo: [String: Any] = [:]
-                    userInfo[NSURLErrorFailingURLErrorKey] = next.urlRequest.url
-                    throw .requestFailed(URLError(.httpTooManyRedirects, userInfo: userInfo))
-                }
-                request = next
-            case .failure(let error):
-                throw error
-            }
-        }
+        let handler = SessionTaskHandler(
+            mode: mode, engine: engine, timeout: request.timeout ?? Self.timeout(of: session.configuration),
+            sendProgress: request.sendProgress)
+        let isAlone = SessionEngine.begin()
+        let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
+        SessionEngine.done()
+        let (response, body) = try outcome.get()
+        return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
     }
 
     /// The session's timeout, `nil` when it is not a positive number of seconds.

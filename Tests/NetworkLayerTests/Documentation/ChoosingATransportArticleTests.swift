@@ -26,6 +26,26 @@ extension ArticleTests {
             }
         }
 
+        @Test("A redirect policy of your own follows only to the CDN, without the API key")
+        func redirectPolicy() async throws {
+            let stubs = StubTransport()
+            stubs.register(.get, "/start", StubResponse(statusCode: 302, headers: ["Location": "https://cdn.example.com/file"]))
+            stubs.register(.get, "/elsewhere", StubResponse(statusCode: 302, headers: ["Location": "https://other.example.com/file"]))
+            stubs.register(.get, "/file", .text("file"))
+            let client = NetworkClient(
+                transport: stubs, acceptableStatusCodes: [200, 302],
+                redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]) { response, next in
+                    next.url?.host == "cdn.example.com" ? next : nil  // follow only to the CDN
+                })
+            var request = URLRequest(url: try #require(URL(string: "https://api.example.com/start")))
+            request.setValue("SECRET", forHTTPHeaderField: "X-API-Key")
+            #expect(try await client.response(for: request).text == "file")
+            #expect(stubs.requests.last?.url.host == "cdn.example.com")
+            #expect(stubs.requests.last?.headers["X-API-Key"] == nil)
+            request.url = URL(string: "https://api.example.com/elsewhere")
+            #expect(try await client.response(for: request).statusCode == 302)
+        }
+
         @Test("A transport of your own serves the client")
         func cannedTransport() async throws {
             let client = NetworkClient(transport: Canned())

@@ -52,6 +52,11 @@
             /// Counts the sendings of the request, so that the failure of one sent before is not taken for the current one's.
             var attempt = 0
             var requestHeadSent = false
+            /// Whether the request went out whole, body included.
+            var requestSent = false
+            /// Whether a response head has come for the current sending: a request head after it means
+            /// the `HTTPClient` is following a redirect itself.
+            var responseVisited = false
             /// Whether any response head has come, a redirect's included: the server has acted on the
             /// request, so only an idempotent one may be sent again.
             var responseSeen = false
@@ -167,10 +172,21 @@
         // MARK: AsyncHTTPClient's calls
 
         func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
-            state.withLock { state in
+            let followsRedirects = state.withLock { state in
                 state.lastActivity = Self.now()
                 state.requestHeadSent = true
+                return state.responseVisited
             }
+            if followsRedirects { end(Self.followsRedirectsError) }
+        }
+
+        /// The failure of a request whose `HTTPClient` follows redirects itself, past the client's ``RedirectPolicy``.
+        static let followsRedirectsError = APIError.invalidRequest(
+            "the HTTPClient follows redirects itself, so the client's RedirectPolicy cannot apply; make it with "
+                + "redirectConfiguration: .disallow, as AsyncHTTPClientTransport.defaultConfiguration() does")
+
+        func didSendRequest(task: HTTPClient.Task<Void>) {
+            state.withLock { $0.requestSent = true }
         }
 
         func didSendRequestPart(task: HTTPClient.Task<Void>, _ part: IOData) {
@@ -184,21 +200,40 @@
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+            if (300..<400).contains(head.status.code) {
+                // A client that follows no redirect hands this head to `didReceiveHead` in the same
+                // turn of the event loop; one that follows it sends the next request later. Looked at
+                // on the next turn, before that request can go out.
+                task.eventLoop.execute { [self] in
+                    if state.withLock({ $0.head == nil }) { end(Self.followsRedirectsError) }
+                }
+            }
             state.withLock { state in
                 state.lastActivity = Self.now()
                 // The request that got this head: after redirects, the final one's URL is the response's.
                 state.url = request.url
                 state.responseSeen = true
+                state.responseVisited = true
                 // A redirect sends a new request, body included: its progress starts over.
                 if (300..<400).contains(head.status.code) { state.sent = 0 }
             }
         }
 
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            var isEarlyRedirect = false
             let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
                 guard case .waiting = state.phase else { return nil }
                 state.lastActivity = Self.now()
                 state.head = head
+                // A redirect that comes before the body went out whole: AsyncHTTPClient stops sending
+                // the body and waits for its end, which never comes. Its own body is not wanted (the
+                // client follows the redirect or hands back its head), so the exchange ends here.
+                if (300..<400).contains(head.status.code), !state.requestSent, state.request?.body != nil {
+                    guard let waiter = state.waiter else { return nil }
+                    isEarlyRedirect = true
+                    _ = state.close(as: .completed)
+                    return (waiter, TransportResponse(head: Self.response(head, url: state.url)))
+                }
                 switch mode {
                 case .collect:
                     if Self.hasBody(head, method: state.request?.method),
@@ -222,6 +257,7 @@
                 }
             }
             if let (waiter, response) = delivery { waiter.resume(returning: .success(response)) }
+            if isEarlyRedirect { task.fail(reason: APIError.cancelled) }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
@@ -287,6 +323,8 @@
                     state.attempt += 1
                     state.task = nil
                     state.requestHeadSent = false
+                    state.requestSent = false
+                    state.responseVisited = false
                     state.sent = 0
                     state.url = request.url
                     state.lastActivity = Self.now()

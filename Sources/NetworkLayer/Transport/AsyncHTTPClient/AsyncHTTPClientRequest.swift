@@ -201,8 +201,8 @@
         }
     }
 
-    /// A request's `httpBodyStream` read in chunks: a stream is read once, so a redirect that would
-    /// send it again fails instead of sending what is left of it.
+    /// A request's `httpBodyStream` read in chunks: a stream is read once, so a second sending of it
+    /// (by an `HTTPClient` that follows redirects itself) fails instead of sending what is left of it.
     final class StreamChunks: ChunkReading {
         /// The request holding the stream; `URLRequest` is `Sendable`, an `InputStream` is not.
         private let request: URLRequest
@@ -215,8 +215,7 @@
         }
 
         /// Marks the start of a sending of the body.
-        /// - Throws: ``APIError/invalidRequest(_:)`` when it was sent before: a redirect asks for it
-        ///   again, and the stream cannot give it.
+        /// - Throws: ``APIError/invalidRequest(_:)`` when it was sent before: the stream cannot give it again.
         func begin() throws(APIError) {
             let hadBegun = hasBegun.withLock { hasBegun in
                 defer { hasBegun = true }
@@ -224,7 +223,7 @@
             }
             if hadBegun {
                 throw .invalidRequest(
-                    "the request's httpBodyStream was sent once and cannot be sent again (a redirect asked for it); "
+                    "the request's httpBodyStream was sent once and cannot be sent again; "
                         + "put the body in httpBody, or send it from a file")
             }
         }

@@ -24,9 +24,11 @@
     /// connection, TLS or protocol failure ``APIError/requestFailed(_:)`` with the `URLError` code of
     /// its cause and AsyncHTTPClient's own description.
     ///
-    /// Redirects, connection pooling, TLS, proxies and decompression are the client's: with
-    /// ``defaultClient`` (or `HTTPClient.shared`) up to 20 redirects are followed, keeping the method and body
-    /// on 307 and 308 and dropping `Authorization` and `Cookie` when the origin changes, and gzip and
+    /// Redirects are NetworkLayer's, as over every transport: the `HTTPClient` must follow none itself
+    /// (`redirectConfiguration: .disallow`, as in ``defaultConfiguration()``), and hands every `3xx`
+    /// back for the client to follow by its ``RedirectPolicy``. A client that follows redirects itself
+    /// fails the first one it follows with ``APIError/invalidRequest(_:)``, which says so. Connection
+    /// pooling, TLS, proxies and decompression are the `HTTPClient`'s: with ``defaultClient`` gzip and
     /// deflate bodies arrive decoded. There is no cookie store and no URL cache.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// The client that sends the requests; the transport never shuts it down.
@@ -34,8 +36,10 @@
         /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
         public let timeout: TimeInterval
 
-        /// The client transports use unless given one: `HTTPClient.shared`'s configuration with two
-        /// changes that make it behave as ``NetworkClient``'s `URLSession` does.
+        /// The client transports use unless given one: `HTTPClient.shared`'s configuration with the
+        /// changes below, which make it behave as ``NetworkClient``'s `URLSession` does.
+        ///
+        /// - It follows no redirect: the client does, by its ``RedirectPolicy``.
         ///
         /// - A connection the server refuses fails the request at once, with
         ///   ``APIError/requestFailed(_:)`` (`cannotConnectToHost`). `HTTPClient.shared` retries it
@@ -64,6 +68,8 @@
             // The transport's idle timeout is the one timeout; AsyncHTTPClient's would count the time
             // a stream's reader holds the body back, and cut a longer timeout short.
             configuration.timeout.read = nil
+            // Redirects are the client's, by its RedirectPolicy.
+            configuration.redirectConfiguration = .disallow
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }

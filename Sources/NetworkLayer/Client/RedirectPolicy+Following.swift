@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension RedirectPolicy {
+    /// The statuses that redirect to their `Location`.
+    static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
+
+    /// The headers that describe a body, removed with it when a redirect turns the request into a `GET`.
+    static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"]
+
+    /// The most of a redirect's body read before its connection is given up rather than kept.
+    static let discardedBodyLimit = 64 * 1024
+
+    /// Sends `request` with `send`, then each request its redirects lead to, by this policy.
+    /// - Returns: The first response that is not a redirect to follow.
+    /// - Throws: What `send` throws; ``APIError/insecureRedirect(from:to:)``; ``APIError/requestFailed(_:)``
+    ///   (`httpTooManyRedirects`) past ``maximumRedirects``.
+    func send(
+        _ request: TransportRequest,
+        through send: (TransportRequest) async throws(APIError) -> TransportResponse
+    ) async throws(APIError) -> TransportResponse {
+        var request = request
+        var redirects = 0
+        while true {
+            let response = try await send(request)
+            guard let next = try await nextRequest(after: response.head, answering: request, redirects: redirects) else {
+                return response
+            }
+            // Read to its end, a short body leaves the connection for the next request.
+            _ = try? await response.body.prefix(upTo: Self.discardedBodyLimit)
+            redirects += 1
+            request = next
+        }
+    }
+
+    /// The request to send after `response` answered `request`, or `nil` when `response` is the one to
+    /// hand back: not a redirect, no usable `Location`, a body that cannot be sent again, or declined
+    /// by ``onRedirect``.
+    func nextRequest(
+        after response: HTTPResponse,
+        answering request: TransportRequest,
+        redirects: Int
+    ) async throws(APIError) -> TransportRequest? {
+        guard maximumRedirects > 0, Self.redirectStatusCodes.contains(response.statusCode),
+            let current = request.urlRequest.url,
+            let location = response.headers["Location"],
+            let target = URL(string: location, relativeTo: response.url ?? current)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https", target.host != nil
+        else { return nil }
+        guard redirects < maximumRedirects else {
+            throw .requestFailed(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: target]))
+        }
+        if current.scheme?.lowercased() == "https", scheme == "http", !allowsInsecureRedirects {
+            throw .insecureRedirect(from: current, to: target)
+        }
+        var next = request
+        next.urlRequest.url = target
+        let method = HTTPMethod(rawValue: request.urlRequest.httpMethod ?? "GET")
+        let becomesGET =
+            (response.statusCode == 303 && method != .head) || ([301, 302].contains(response.statusCode) && method == .post)
+        if becomesGET {
+            next.urlRequest.httpMethod = HTTPMethod.get.rawValue
+            next.urlRequest.httpBody = nil
+            next.urlRequest.httpBodyStream = nil
+            next.bodyFile = nil
+            for name in Self.bodyHeaders { next.urlRequest.setValue(nil, forHTTPHeaderField: name) }
+        } else if request.urlRequest.httpBodyStream != nil {
+            // Read once already: it cannot go to the new location.
+            return nil
+        }
+        if !Self.sameOrigin(current, target) {
+            for name in Self.credentialHeaders.union(sensitiveHeaders) { next.urlRequest.setValue(nil, forHTTPHeaderField: name) }
+        }
+        if let onRedirect {
+            guard let decided = await onRedirect(response, next.urlRequest) else { return nil }
+            next.urlRequest = decided
+        }
+        return next
+    }
+
+    /// Whether `lhs` and `rhs` have the same scheme, host and port.
+    static func sameOrigin(_ lhs: URL, _ rhs: URL) -> Bool {
+        lhs.scheme?.lowercased() == rhs.scheme?.lowercased() && lhs.host?.lowercased() == rhs.host?.lowercased()
+            && effectivePort(lhs) == effectivePort(rhs)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int? {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+}
