@@ -57,6 +57,22 @@ def read_request(connection):
     for line in lines[1:]:
         name, _, value = line.partition(b":")
         headers[name.strip().lower()] = value.strip()
+    path = parts[1].decode("latin-1")
+    if path.startswith("/reset-upload"):
+        # Reads `after` bytes of the body, then resets: an upload cut off part way.
+        after = int(dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(path).query)).get("after", "0"))
+        received = len(rest)
+        while received < after:
+            chunk = connection.recv(min(65536, after - received))
+            if not chunk:
+                return None
+            received += len(chunk)
+        reset(connection)
+        return None
+    if path.startswith("/stall-upload"):
+        # Reads nothing of the body, until the client gives up.
+        until_closed(connection, 30, 0.5, b"")
+        return None
     if b"chunked" in headers.get(b"transfer-encoding", b"").lower():
         read_chunked(connection, rest)
     else:
@@ -66,7 +82,7 @@ def read_request(connection):
             if not chunk:
                 return None
             remaining -= len(chunk)
-    return parts[1].decode("latin-1")
+    return path
 
 
 def read_chunked(connection, data):

@@ -1,0 +1,88 @@
+import Foundation
+import NetworkLayer
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Uploads from files that the server cuts off or never reads: each ends with a typed error, the
+/// process goes on, and one stalled upload holds back no other.
+///
+/// Over FoundationNetworking an upload task reading its file through `DispatchIO` trapped in about
+/// one upload in ten reset part way (`EasyHandle.swift:484`); ``URLSessionTransport`` reads the file
+/// as a stream instead. Runs in the fault pass (`NETWORKLAYER_FAULTS=1`).
+@Suite("Uploads cut off or stalled by the server", .serialized, .faultserver, .faults)
+struct UploadFaultTests {
+    private struct Upload: Endpoint {
+        let base: String
+        let path: String
+        let file: URL
+        var parameters: Parameters = [:]
+        var method: HTTPMethod { .post }
+        var task: HTTPTask { .uploadFile(file, urlParameters: parameters) }
+    }
+
+    @Test(
+        "100 uploads of a 5 MB file and 20 of a 50 MB file, each reset after 16 KiB to 1 MiB, all fail with requestFailed",
+        arguments: TransportKind.all)
+    func resetPartWay(transport: TransportKind) async throws {
+        let base = try FaultServer.base()
+        let directory = try TemporaryDirectory()
+        let small = directory.file("5MB.bin")
+        try Pattern.data(count: 5_000_000).write(to: small)
+        let large = directory.file("50MB.bin")
+        try Pattern.data(count: 50_000_000).write(to: large)
+        let client = transport.makeClient(timeout: 10)
+        let files = Array(repeating: small, count: 100) + Array(repeating: large, count: 20)
+        let errors = await withTaskGroup(of: APIError?.self) { group in
+            var errors: [APIError?] = []
+            for (index, file) in files.enumerated() {
+                // Twenty at a time.
+                if index >= 20, let error = await group.next() { errors.append(error) }
+                let after = Int.random(in: 16 * 1024...1024 * 1024)
+                group.addTask {
+                    let upload = Upload(base: base, path: "/reset-upload", file: file, parameters: ["after": after])
+                    do throws(APIError) {
+                        _ = try await client.upload(for: upload, as: Data.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            for await error in group { errors.append(error) }
+            return errors
+        }
+        #expect(errors.count == 120)
+        let unexpected = errors.filter { error in
+            guard case .requestFailed? = error else { return true }
+            return false
+        }
+        #expect(unexpected.isEmpty, "\(unexpected.count) ended otherwise: \(unexpected.prefix(3).map { String(describing: $0) })")
+    }
+
+    @Test("Four uploads to a server that reads nothing do not hold back a fifth to one that does", arguments: TransportKind.all)
+    func stalledUploadsHoldNothingBack(transport: TransportKind) async throws {
+        let base = try FaultServer.base()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("20MB.bin")
+        try Pattern.data(count: 20_000_000).write(to: file)
+        let client = transport.makeClient(timeout: 30)
+        let stalledEnded = Locked(0)
+        let stalled = (0..<4).map { _ in
+            Task {
+                _ = try? await client.upload(for: Upload(base: base, path: "/stall-upload", file: file), as: Data.self)
+                stalledEnded.withLock { $0 += 1 }
+            }
+        }
+        // Under way first, as uploads stuck on a dead host would be.
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let answer = try await client.upload(for: Upload(base: base, path: "/ok", file: file), as: Data.self)
+        #expect(String(decoding: answer, as: UTF8.self) == #"{"ok": true}"#)
+        #expect(stalledEnded.withLock { $0 } == 0, "the stalled uploads were still under way when the fifth ended")
+        stalled.forEach { $0.cancel() }
+        for upload in stalled { await upload.value }
+    }
+}
