@@ -189,12 +189,13 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        guard let bodySize = state.withLock({ state -> Int64?? in
-            guard case .running = state.phase else { return nil }
+        let sending = state.withLock { state -> (isRunning: Bool, bodySize: Int64?) in
+            guard case .running = state.phase else { return (false, nil) }
             state.lastActivity = Self.now()
-            return .some(state.bodySize)
-        }) else { return }
-        sendProgress?(totalBytesSent, totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : bodySize)
+            return (true, state.bodySize)
+        }
+        guard sending.isRunning else { return }
+        sendProgress?(totalBytesSent, totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : sending.bodySize)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
