@@ -85,4 +85,46 @@ struct UploadFaultTests {
         stalled.forEach { $0.cancel() }
         for upload in stalled { await upload.value }
     }
+
+    @Test("50 uploads that time out on a server that reads nothing close every file and socket they opened", arguments: TransportKind.all)
+    func timedOutUploadsCloseTheirFiles(transport: TransportKind) async throws {
+        let base = try FaultServer.base()
+        let directory = try TemporaryDirectory()
+        let file = directory.file("5MB.bin")
+        try Pattern.data(count: 5_000_000).write(to: file)
+        let client = transport.makeClient(timeout: 1)
+        _ = try await client.upload(for: Upload(base: base, path: "/ok", file: file), as: Data.self)
+        let idle = try #require(ProcessResources.fileDescriptors)
+        let errors = await withTaskGroup(of: APIError?.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    do throws(APIError) {
+                        _ = try await client.upload(for: Upload(base: base, path: "/stall-upload", file: file), as: Data.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            var errors: [APIError?] = []
+            for await error in group { errors.append(error) }
+            return errors
+        }
+        #expect(errors.allSatisfy { $0 == .timedOut }, "\(errors.filter { $0 != .timedOut }.prefix(3))")
+        // The connections the transport keeps for reuse may stay; nothing else of these uploads may.
+        let limit = idle + transport.connectionsPerHost
+        let settled = await eventually(timeout: 10) { (ProcessResources.fileDescriptors ?? 0) <= limit }
+        #expect(settled, "\(ProcessResources.fileDescriptors ?? 0) descriptors open, \(idle) before")
+        let openUploads = Self.openDescriptors(of: file)
+        #expect(openUploads == 0, "\(openUploads) descriptors of the uploaded file are still open")
+    }
+
+    /// How many of this process's descriptors are open on `file`.
+    private static func openDescriptors(of file: URL) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let path = file.resolvingSymlinksInPath().path
+        return entries.filter { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
+        }.count
+    }
 }

@@ -102,13 +102,20 @@
         private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
         /// Whether the body can be sent again: not when it is a stream, which is read once.
         private let canResend: Bool
+        /// The files the body's sendings opened, closed once the exchange ends.
+        private let files: OpenedBodyFiles
         private let state = Locked(State())
 
         /// - Parameters:
         ///   - timeout: The idle timeout in seconds, `nil` for none.
         ///   - sendProgress: Told of the body going out.
         ///   - canResend: Whether the body can be sent again.
-        init(mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool) {
+        ///   - files: Where the body's sendings register the files they open.
+        init(
+            mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool,
+            files: OpenedBodyFiles
+        ) {
+            self.files = files
             self.mode = mode
             self.timeout = timeout.map { UInt64(min($0, 1e9) * 1_000_000_000) }
             self.sendProgress = sendProgress
@@ -162,6 +169,7 @@
                 return (waiter, writer, state.task, demand)
             }
             guard let (waiter, writer, task, demand) = ended else { return }
+            files.closeAll()
             waiter?.resume(returning: .failure(reason))
             writer?.finish(throwing: reason)
             task?.fail(reason: reason)
@@ -257,7 +265,10 @@
                 }
             }
             if let (waiter, response) = delivery { waiter.resume(returning: .success(response)) }
-            if isEarlyRedirect { task.fail(reason: APIError.cancelled) }
+            if isEarlyRedirect {
+                files.closeAll()
+                task.fail(reason: APIError.cancelled)
+            }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
@@ -297,6 +308,7 @@
                 return (waiter, writer, response)
             }
             guard let (waiter, writer, response) = finished else { return }
+            files.closeAll()
             writer?.finish()
             waiter?.resume(returning: response.map { .success($0) } ?? .failure(.invalidResponse))
         }
@@ -340,6 +352,7 @@
                 // meanwhile fails the new task, which `execute` hears of.
                 execute(request, on: client, attempt: attempt)
             case .fail(let waiter, let writer, let demand, let reason):
+                files.closeAll()
                 waiter?.resume(returning: .failure(reason))
                 writer?.finish(throwing: reason)
                 demand?.succeed(())

@@ -27,7 +27,11 @@
         /// - Throws: ``APIError/requestFailed(_:)`` with `badURL` or `unsupportedURL` for a URL
         ///   AsyncHTTPClient cannot send to; ``APIError/invalidRequest(_:)`` for a body file that
         ///   cannot be read.
-        static func make(from request: TransportRequest) throws(APIError) -> HTTPClient.Request {
+        /// - Parameters:
+        ///   - request: What to send.
+        ///   - files: Where each sending of a file body registers the file it opens, for the exchange
+        ///     to close once it ends, whatever becomes of AsyncHTTPClient's own hold on the body.
+        static func make(from request: TransportRequest, files: OpenedBodyFiles) throws(APIError) -> HTTPClient.Request {
             let urlRequest = request.urlRequest
             guard let url = urlRequest.url else {
                 throw .requestFailed(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the request has no URL"]))
@@ -42,7 +46,7 @@
                     url: url,
                     method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
                     headers: headers,
-                    body: try body(of: request)
+                    body: try body(of: request, files: files)
                 )
             } catch let error as APIError {
                 throw error
@@ -51,13 +55,13 @@
             }
         }
 
-        private static func body(of request: TransportRequest) throws(APIError) -> HTTPClient.Body? {
+        private static func body(of request: TransportRequest, files: OpenedBodyFiles) throws(APIError) -> HTTPClient.Body? {
             if let file = request.bodyFile {
                 let size = try fileSize(file)
                 // Opened anew each time the body is sent: a redirect sends it again.
                 return .stream(contentLength: size) { writer in
                     do throws(APIError) {
-                        return stream(try FileChunks(file, size: size), to: writer)
+                        return stream(try files.register(FileChunks(file, size: size)), to: writer)
                     } catch {
                         return failed(error, writer)
                     }
@@ -133,6 +137,31 @@
         }
     }
 
+    /// The files the sendings of one exchange's body opened, closed together once the exchange ends:
+    /// AsyncHTTPClient may keep a body's stream (and so its file) alive after a request it failed.
+    final class OpenedBodyFiles: Sendable {
+        private let files = Locked<[FileChunks]?>([])
+
+        /// Keeps `file` to close with the others; closes it at once when they have been closed already.
+        func register(_ file: FileChunks) -> FileChunks {
+            let isOpen = files.withLock { files -> Bool in
+                files?.append(file)
+                return files != nil
+            }
+            if !isOpen { file.close() }
+            return file
+        }
+
+        /// Closes every file registered, and any registered from now on.
+        func closeAll() {
+            let files = files.withLock { files in
+                defer { files = nil }
+                return files ?? []
+            }
+            files.forEach { $0.close() }
+        }
+    }
+
     /// A chunk of a request body, and whether it is known to be the last.
     struct BodyChunk: Sendable {
         var bytes: ByteBuffer
@@ -170,17 +199,22 @@
         deinit { close() }
 
         func read() throws(APIError) -> BodyChunk? {
-            guard let descriptor = descriptor.withLock({ $0 }) else { return nil }
             var buffer = ByteBuffer()
             var failure: Int32 = 0
             // Never past the size announced: the rest, if the file grew, is not the body's.
             let remaining = Int(max(0, size - offset.withLock { $0 }))
             guard remaining > 0 else { return nil }
-            let count = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: AsyncHTTPClientRequest.chunkSize) { bytes in
-                let count = readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(remaining)))
-                if count < 0 { failure = errno }
-                return max(0, count)
+            // Read under the lock, so that a close meanwhile (the exchange ending) cannot hand the
+            // descriptor's number to another file before this read is done with it.
+            let readCount = descriptor.withLock { descriptor -> Int? in
+                guard let descriptor else { return nil }
+                return buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: AsyncHTTPClientRequest.chunkSize) { bytes in
+                    let count = readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: bytes.prefix(remaining)))
+                    if count < 0 { failure = errno }
+                    return max(0, count)
+                }
             }
+            guard let count = readCount else { return nil }
             if failure != 0 {
                 throw .invalidRequest("the file to upload, \(file.path), could not be read: \(String(cString: strerror(failure)))")
             }

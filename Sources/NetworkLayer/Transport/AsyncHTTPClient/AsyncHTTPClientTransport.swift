@@ -99,10 +99,11 @@
 
         private func exchange(_ request: TransportRequest, mode: AsyncHTTPClientExchange.Mode) async throws(APIError) -> TransportResponse {
             let timeout = request.timeout ?? timeout
+            let files = OpenedBodyFiles()
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
-                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil)
-            return try await exchange.run(try AsyncHTTPClientRequest.make(from: request), on: client).get()
+                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files)
+            return try await exchange.run(try AsyncHTTPClientRequest.make(from: request, files: files), on: client).get()
         }
     }
 
