@@ -65,6 +65,30 @@ struct UploadTests {
         #expect(recorded.headers["Content-Type"] == form.contentType)
     }
 
+    /// A transport that records whether each request's body came from a file.
+    private struct BodyFileRecorder: HTTPTransport {
+        let fromFile = Locked<[Bool]>([])
+
+        func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
+            fromFile.withLock { $0.append(request.bodyFile != nil) }
+            return TransportResponse(head: HTTPResponse(statusCode: 204, url: request.urlRequest.url))
+        }
+    }
+
+    @Test("By default a form of text fields is encoded in memory, and one with a 2 MB part goes through a temporary file")
+    func defaultMemoryThreshold() async throws {
+        let recorder = BodyFileRecorder()
+        let client = NetworkClient(transport: recorder)
+        var small = MultipartFormData()
+        small.append("Heat", name: "title")
+        var large = small
+        large.append(Pattern.data(count: 2_000_000), name: "poster", filename: "heat.jpg", contentType: "image/jpeg")
+        for form in [small, large] {
+            _ = try await client.send(TestEndpoint(method: .post, task: .uploadMultipart(form)), as: Empty.self)
+        }
+        #expect(recorder.fromFile.withLock { $0 } == [false, true])
+    }
+
     @Test(
         "A form over its memory threshold is written to a temporary file and streamed with its Content-Length", arguments: TransportKind.all
     )

@@ -44,8 +44,10 @@ public struct MultipartFormData: Sendable {
     /// included, and fails with ``APIError/encodingFailed(_:)`` if it does.
     public let boundary: String
     /// Forms up to this many bytes are encoded in memory when sent; larger ones are written to a
-    /// temporary file in chunks and uploaded from it. 10 MiB by default.
-    public var encodingMemoryThreshold: Int64 = 10 * 1024 * 1024
+    /// temporary file in chunks and uploaded from it. 64 KiB by default: a form of text fields stays
+    /// in memory, and a thousand forms with files at once hold 64 MiB of encoding at most, where each
+    /// encoded whole would hold its files' size.
+    public var encodingMemoryThreshold: Int64 = 64 * 1024
     private(set) var parts: [Part] = []
 
     /// Creates an empty form.
