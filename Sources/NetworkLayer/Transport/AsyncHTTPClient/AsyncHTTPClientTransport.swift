@@ -22,7 +22,10 @@
     /// their progress as the bytes are written. Failures are the same ``APIError``s as over
     /// `URLSession`: a timeout is ``APIError/timedOut``, cancellation ``APIError/cancelled``, and a
     /// connection, TLS or protocol failure ``APIError/requestFailed(_:)`` with the `URLError` code of
-    /// its cause and AsyncHTTPClient's own description.
+    /// its cause and AsyncHTTPClient's own description. A certificate that fails verification is
+    /// named by its fault (expired, not yet valid, unknown authority, another host's), as over
+    /// `URLSession`; since NIOSSL does not say which, an expired or not yet valid certificate is told
+    /// by connecting once more to read its dates.
     ///
     /// Redirects, connection pooling, TLS, proxies and decompression are the client's: with
     /// ``defaultClient`` (or `HTTPClient.shared`) up to 20 redirects are followed, keeping the method and body
@@ -96,7 +99,11 @@
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil)
-            return try await exchange.run(try AsyncHTTPClientRequest.make(from: request), on: client).get()
+            switch await exchange.run(try AsyncHTTPClientRequest.make(from: request), on: client) {
+            case .success(let response): return response
+            // NIOSSL does not say why a certificate failed verification: look at it to tell.
+            case .failure(let error): throw await AsyncHTTPClientCertificateCheck.refined(error, client: client)
+            }
         }
     }
 
