@@ -25,7 +25,34 @@
     /// | A certificate that is not yet valid | -1 "SSL certificate problem: certificate is not yet valid" | `serverCertificateNotYetValid` |
     /// | A certificate of an authority the system does not trust | -1 "SSL certificate problem: unable to get local issuer certificate", "… self-signed certificate", … | `serverCertificateHasUnknownRoot` |
     /// | A certificate for another host | -1 "SSL: no alternative certificate subject name matches target host name '127.0.0.1'" | `serverCertificateUntrusted` |
+    ///
+    /// A URL whose host is an IPv6 literal (`http://[::1]:8080/`) fails in FoundationNetworking of
+    /// Swift 6.3.1 with `badURL` before anything is sent (swift-corelibs-foundation#5496): its `URL`
+    /// and libcurl disagree on the host's brackets. There is no form of the URL both accept, so
+    /// ``URLSessionTransport`` refuses such a request with ``APIError/invalidRequest(_:)`` saying so
+    /// (``ipv6LiteralHostError(_:)``), and a redirect to one fails the same way.
     enum FoundationNetworkingFailure {
+        /// The ``APIError`` for `error`, a task's failure: `byCause(_:headReceived:)`, or the
+        /// explanation of an IPv6 literal host FoundationNetworking reported as `badURL`.
+        static func apiError(_ error: URLError, headReceived: Bool) -> APIError {
+            if error.code == .badURL, let url = error.failingURL, let refusal = ipv6LiteralHostError(url) { return refusal }
+            return APIError(transportError: byCause(error, headReceived: headReceived))
+        }
+
+        /// The error for a request to `url` when its host is an IPv6 literal, which FoundationNetworking
+        /// cannot send to; `nil` for any other host.
+        static func ipv6LiteralHostError(_ url: URL) -> APIError? {
+            // The host as written, brackets included whatever `URL.host` does with them on this toolchain.
+            guard let host = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedHost,
+                host.utf8.contains(UInt8(ascii: ":")) || host.utf8.first == UInt8(ascii: "[")
+            else { return nil }
+            let literal = host.utf8.first == UInt8(ascii: "[") ? host : "[\(host)]"
+            return .invalidRequest(
+                "the host \(literal) is an IPv6 literal, which URLSession cannot send to with this toolchain's FoundationNetworking "
+                    + "(it fails such URLs with badURL, swift-corelibs-foundation#5496); send over AsyncHTTPClientTransport "
+                    + "(`NetworkClient(transport: .asyncHTTPClient())`, package trait AsyncHTTPClient), or use a host name for the address")
+        }
+
         /// `error` with the code of its cause, or as it is when it already names it.
         /// - Parameters:
         ///   - error: The error a task completed with.

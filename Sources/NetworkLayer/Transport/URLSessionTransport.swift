@@ -19,6 +19,11 @@ import Foundation
 /// - cancelling many requests at once neither hangs nor crashes;
 /// - a reader that falls behind a streamed body is fed from a temporary file instead of holding the
 ///   transfer back, since a Linux transfer cannot pause (see ``ResponseBody``).
+///
+/// One trap it cannot absorb: FoundationNetworking of Swift 6.3.1 cannot send to a URL whose host is
+/// an IPv6 literal (`http://[::1]:8080/`), so on Linux such a request fails before it is sent with
+/// ``APIError/invalidRequest(_:)`` saying so, instead of `badURL`; ``AsyncHTTPClientTransport``
+/// (package trait `AsyncHTTPClient`) sends it.
 public struct URLSessionTransport: HTTPTransport {
     /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
     public let session: URLSession
@@ -52,6 +57,9 @@ public struct URLSessionTransport: HTTPTransport {
         var request = request
         var redirects = 0
         while true {
+            #if canImport(FoundationNetworking)
+                if let url = request.urlRequest.url, let refusal = FoundationNetworkingFailure.ipv6LiteralHostError(url) { throw refusal }
+            #endif
             let handler = SessionTaskHandler(mode: mode, engine: engine, timeout: timeout, sendProgress: request.sendProgress)
             let isAlone = SessionEngine.begin()
             let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
