@@ -7,6 +7,8 @@ let asyncHTTPClient = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"]
 
 /// AsyncHTTPClient for the tests, which run over both transports when the trait is on.
 let testAsyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient)
+/// NIOSSL for the tests that give AsyncHTTPClient a TLS configuration of their own.
+let testNIOSSL = Target.Dependency.product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient)
 
 let package = Package(
     name: "NetworkLayer",
@@ -24,6 +26,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
     ],
     targets: [
@@ -35,13 +38,16 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: asyncHTTPClient),
             ]
         ),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),
         // Helpers both test targets share: progress logs, temporary directories, patterned bytes, peak memory.
         .target(name: "TestSupport", dependencies: ["NetworkLayer", testAsyncHTTPClient], path: "Tests/TestSupport"),
-        .testTarget(name: "NetworkLayerTests", dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport", testAsyncHTTPClient]),
+        .testTarget(
+            name: "NetworkLayerTests",
+            dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport", testAsyncHTTPClient, testNIOSSL]),
         .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer", "TestSupport", testAsyncHTTPClient]),
     ]
 )

@@ -219,6 +219,6 @@ struct ClientTests {
             return
         }
         #expect(urlError.code == .secureConnectionFailed, "\(error)")
-        #expect(error.description.contains("the secure connection failed"), "\(error)")
+        #expect(error.description.contains("the TLS handshake failed"), "\(error)")
     }
 }

@@ -64,6 +64,35 @@ struct CURLDescriptionTests {
                 == "curl 'https://a.example/x?sig=<redacted>&api_key=2' \\\n  -H 'Authorization: w' \\\n  -H 'X-Secret: <redacted>'")
     }
 
+    @Test("cURLDescription redacts credentials by default: the Authorization header, cookies and ?token= values")
+    func redactsByDefault() throws {
+        let request = try Self.request(
+            "https://api.example.com/items?token=s3cr3t&page=1",
+            headers: ["Authorization": "Bearer abc", "Cookie": "session=1", "Accept": "application/json"])
+        let text = request.cURLDescription
+        #expect(text == request.cURLDescription(redacting: .default))
+        #expect(!text.contains("s3cr3t") && !text.contains("Bearer abc") && !text.contains("session=1"))
+        #expect(
+            text == """
+                curl 'https://api.example.com/items?token=<redacted>&page=1' \\
+                  -H 'Accept: application/json' \\
+                  -H 'Authorization: <redacted>' \\
+                  -H 'Cookie: <redacted>'
+                """)
+    }
+
+    @Test("The full text, secrets included, takes an explicit cURLDescription(redacting: .disabled)")
+    func fullTextOptIn() throws {
+        let request = try Self.request(
+            "https://api.example.com/items?token=s3cr3t", headers: ["Authorization": "Bearer abc", "Cookie": "session=1"])
+        #expect(
+            request.cURLDescription(redacting: .disabled) == """
+                curl 'https://api.example.com/items?token=s3cr3t' \\
+                  -H 'Authorization: Bearer abc' \\
+                  -H 'Cookie: session=1'
+                """)
+    }
+
     @Test("A POSIX shell reads every quoted argument back exactly")
     func shellRoundTrip() throws {
         let tricky = #"it's "quoted" $HOME `id` \n \ ' '' end"#

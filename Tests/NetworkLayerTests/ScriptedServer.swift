@@ -7,7 +7,7 @@ import NetworkLayer
     import Darwin
 #endif
 
-/// An HTTP/1.1 server on 127.0.0.1 whose every connection runs the test's script: read the
+/// An HTTP/1.1 server on 127.0.0.1 (or `::1`) whose every connection runs the test's script: read the
 /// request, then write a response in pieces, trickle, stall or wait for the client to hang up.
 /// It counts the bytes it managed to write and the connections the client closed, to show that a
 /// transfer was held back or really torn down.
@@ -95,35 +95,63 @@ final class ScriptedServer: Sendable {
 
     /// The port it listens on, chosen by the system.
     let port: UInt16
+    /// The host of ``baseURL``: `127.0.0.1`, or `[::1]` on IPv6.
+    let host: String
     private let listener: Int32
     /// Whether ``stop()`` has been called: the accept loop then closes the listener (see ``AcceptLoop``).
     private let isStopped = Locked(false)
     fileprivate let state = Locked(State())
 
     /// Starts listening; `script` runs for every connection, on a thread of its own.
-    init(script: @escaping @Sendable (Connection) -> Void) throws {
+    /// - Parameters:
+    ///   - ipv6: Whether to listen on the IPv6 loopback `::1` (``baseURL`` is then `http://[::1]:…`)
+    ///     instead of 127.0.0.1; `false` by default.
+    ///   - script: What each connection does once its request is read.
+    init(ipv6: Bool = false, script: @escaping @Sendable (Connection) -> Void) throws {
+        let family = ipv6 ? AF_INET6 : AF_INET
         #if canImport(Glibc)
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let listener = socket(family, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            let listener = socket(AF_INET, SOCK_STREAM, 0)
+            let listener = socket(family, SOCK_STREAM, 0)
         #endif
         guard listener >= 0 else { throw SilentServer.StartError(step: "create a socket") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = sockaddr_storage()
+        let size: socklen_t
+        if ipv6 {
+            size = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    address.pointee.sin6_family = sa_family_t(AF_INET6)
+                    address.pointee.sin6_addr = in6addr_loopback
+                }
+            }
+        } else {
+            size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                    address.pointee.sin_family = sa_family_t(AF_INET)
+                    address.pointee.sin_addr.s_addr = inet_addr("127.0.0.1")
+                }
+            }
+        }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, size) }
         }
         guard bound == 0, listen(listener, 1024) == 0 else {
             close(listener)
             throw SilentServer.StartError(step: "bind and listen")
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
+        // The port sits at the same offset in both address structures.
+        let port = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+        }
         self.listener = listener
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = UInt16(bigEndian: port)
+        host = ipv6 ? "[::1]" : "127.0.0.1"
         AcceptLoop.start(listener, isStopped: isStopped) { [self] connection in
             state.withLock { $0.accepted += 1 }
             Thread.detachNewThread { [self] in
@@ -137,8 +165,8 @@ final class ScriptedServer: Sendable {
         }
     }
 
-    /// The base URL, for example `http://127.0.0.1:40123`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// The base URL, for example `http://127.0.0.1:40123` or `http://[::1]:40123`.
+    var baseURL: String { "http://\(host):\(port)" }
 
     /// The response bytes the clients have accepted so far, heads included.
     var bytesWritten: Int { state.withLock { $0.bytesWritten } }

@@ -167,9 +167,11 @@ extension URLError {
             case .badURL: "the URL is malformed"
             case .unsupportedURL: "the URL's scheme is not supported"
             case .badServerResponse: "the server's response could not be parsed"
-            case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid:
-                "the secure connection failed"
+            case .secureConnectionFailed: "the TLS handshake failed"
+            case .serverCertificateHasBadDate: "the server's certificate has expired"
+            case .serverCertificateNotYetValid: "the server's certificate is not yet valid"
+            case .serverCertificateHasUnknownRoot: "the server's certificate is not signed by an authority this client trusts"
+            case .serverCertificateUntrusted: "the server's certificate is not valid for this host"
             case .httpTooManyRedirects: "too many HTTP redirects"
             case .dataLengthExceedsMaximum: "the resource exceeds the maximum size"
             case .userAuthenticationRequired: "authentication is required"

@@ -5,16 +5,21 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// The request as a `curl` command you can paste into a shell, credentials included.
+    /// The request as a `curl` command you can paste into a shell or a bug report, credentials
+    /// redacted (``Redaction/default``).
     ///
     /// It carries the method, URL, the request's own headers and its body; headers a session adds
     /// (`httpAdditionalHeaders`, cookies) are not part of the request and are not shown. Every argument
-    /// is single-quoted for POSIX shells. Use ``cURLDescription(redacting:)`` to hide credentials.
+    /// is single-quoted for POSIX shells. `Authorization`, `Cookie` and the like, and query values such as
+    /// `token` or `api_key`, are written as `<redacted>`; bodies are never redacted. For the full text,
+    /// secrets included, ask for it explicitly with `cURLDescription(redacting: .disabled)`.
     public var cURLDescription: String {
-        cURLDescription(redacting: .disabled)
+        cURLDescription(redacting: .default)
     }
 
     /// The request as a `curl` command, with the values `redaction` names replaced by `<redacted>`.
+    ///
+    /// Pass ``Redaction/disabled`` for a command that carries every credential verbatim, ready to run.
     ///
     /// ```swift
     /// print(request.cURLDescription(redacting: .default))

@@ -21,7 +21,38 @@
     /// | The body cut short | -1 "transfer closed with 4000 bytes remaining to read" | `networkConnectionLost` |
     /// | The peer gone while sending | -1 "Send failure: Broken pipe" | `networkConnectionLost` |
     /// | A TLS handshake that fails (a server that does not speak TLS, say) | -1 "OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" | `secureConnectionFailed` |
+    /// | A certificate that has expired | -1 "SSL certificate problem: certificate has expired" | `serverCertificateHasBadDate` |
+    /// | A certificate that is not yet valid | -1 "SSL certificate problem: certificate is not yet valid" | `serverCertificateNotYetValid` |
+    /// | A certificate of an authority the system does not trust | -1 "SSL certificate problem: unable to get local issuer certificate", "… self-signed certificate", … | `serverCertificateHasUnknownRoot` |
+    /// | A certificate for another host | -1 "SSL: no alternative certificate subject name matches target host name '127.0.0.1'" | `serverCertificateUntrusted` |
+    ///
+    /// A URL whose host is an IPv6 literal (`http://[::1]:8080/`) fails in FoundationNetworking of
+    /// Swift 6.3.1 with `badURL` before anything is sent (swift-corelibs-foundation#5496): its `URL`
+    /// and libcurl disagree on the host's brackets. There is no form of the URL both accept, so
+    /// ``URLSessionTransport`` refuses such a request with ``APIError/invalidRequest(_:)`` saying so
+    /// (``ipv6LiteralHostError(_:)``), and a redirect to one fails the same way.
     enum FoundationNetworkingFailure {
+        /// The ``APIError`` for `error`, a task's failure: `byCause(_:headReceived:)`, or the
+        /// explanation of an IPv6 literal host FoundationNetworking reported as `badURL`.
+        static func apiError(_ error: URLError, headReceived: Bool) -> APIError {
+            if error.code == .badURL, let url = error.failingURL, let refusal = ipv6LiteralHostError(url) { return refusal }
+            return APIError(transportError: byCause(error, headReceived: headReceived))
+        }
+
+        /// The error for a request to `url` when its host is an IPv6 literal, which FoundationNetworking
+        /// cannot send to; `nil` for any other host.
+        static func ipv6LiteralHostError(_ url: URL) -> APIError? {
+            // The host as written, brackets included whatever `URL.host` does with them on this toolchain.
+            guard let host = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedHost,
+                host.utf8.contains(UInt8(ascii: ":")) || host.utf8.first == UInt8(ascii: "[")
+            else { return nil }
+            let literal = host.utf8.first == UInt8(ascii: "[") ? host : "[\(host)]"
+            return .invalidRequest(
+                "the host \(literal) is an IPv6 literal, which URLSession cannot send to with this toolchain's FoundationNetworking "
+                    + "(it fails such URLs with badURL, swift-corelibs-foundation#5496); send over AsyncHTTPClientTransport "
+                    + "(`NetworkClient(transport: .asyncHTTPClient())`, package trait AsyncHTTPClient), or use a host name for the address")
+        }
+
         /// `error` with the code of its cause, or as it is when it already names it.
         /// - Parameters:
         ///   - error: The error a task completed with.
@@ -29,6 +60,7 @@
         static func byCause(_ error: URLError, headReceived: Bool) -> URLError {
             let detail = error.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
             var description = detail
+            let tls = tlsCode(of: detail)
             let code: URLError.Code
             switch error.code {
             case .unsupportedURL where ["http", "https"].contains(error.failingURL?.scheme?.lowercased()):
@@ -38,8 +70,8 @@
                 code = .networkConnectionLost
             case .unknown where connectionLostMessages.contains(where: { detail.hasPrefix($0) }):
                 code = .networkConnectionLost
-            case .unknown where tlsMessages.contains(where: { detail.hasPrefix($0) }):
-                code = .secureConnectionFailed
+            case .unknown where tls != nil:
+                code = tls ?? .secureConnectionFailed
             case .unknown where detail == "Out of memory" && !headReceived:
                 // libcurl's answer to a response header line longer than it accepts.
                 code = .badServerResponse
@@ -53,8 +85,36 @@
             return URLError(code, userInfo: userInfo)
         }
 
-        /// How libcurl words a TLS failure: the TLS library's own message, or its own.
-        private static let tlsMessages = ["OpenSSL/", "SSL ", "TLS "]
+        /// The code of the TLS failure libcurl (with OpenSSL) describes as `message`, `nil` for a message
+        /// of another kind. libcurl 7.88.1 writes a failed certificate verification as "SSL certificate
+        /// problem: " and OpenSSL's verify error (`X509_verify_cert_error_string`), its own host name
+        /// check as "SSL: … target host name …", and any other handshake failure as OpenSSL's error
+        /// queue ("OpenSSL/3.0.19: error:…") or "OpenSSL SSL_connect: … in connection to …".
+        static func tlsCode(of message: String) -> URLError.Code? {
+            let verifyPrefix = "SSL certificate problem: "
+            if message.hasPrefix(verifyPrefix) {
+                switch message.dropFirst(verifyPrefix.count) {
+                case "certificate has expired": return .serverCertificateHasBadDate
+                case "certificate is not yet valid": return .serverCertificateNotYetValid
+                case "hostname mismatch", "IP address mismatch": return .serverCertificateUntrusted
+                // An unknown or self-signed issuer, a chain that is not valid, a revoked certificate.
+                default: return .serverCertificateHasUnknownRoot
+                }
+            }
+            if message == "SSL certificate verification failed" { return .serverCertificateHasUnknownRoot }
+            if hostMismatchMessages.contains(where: { message.hasPrefix($0) }) { return .serverCertificateUntrusted }
+            if handshakeMessages.contains(where: { message.hasPrefix($0) }) { return .secureConnectionFailed }
+            return nil
+        }
+
+        /// How libcurl words a certificate that does not name the host it connected to.
+        private static let hostMismatchMessages = [
+            "SSL: no alternative certificate subject name matches target host name",
+            "SSL: certificate subject name", "SSL: unable to obtain common name from peer certificate",
+        ]
+
+        /// How libcurl words any other TLS failure: the TLS library's own message, or its own.
+        private static let handshakeMessages = ["OpenSSL/", "OpenSSL SSL_connect", "SSL ", "SSL: ", "TLS "]
 
         /// How libcurl words a connection that ended under a transfer.
         private static let connectionLostMessages = [

@@ -307,9 +307,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// ``FoundationNetworkingFailure``).
     private static func apiError(_ error: any Error, headReceived: Bool) -> APIError {
         #if canImport(FoundationNetworking)
-            if let error = error as? URLError {
-                return APIError(transportError: FoundationNetworkingFailure.byCause(error, headReceived: headReceived))
-            }
+            if let error = error as? URLError { return FoundationNetworkingFailure.apiError(error, headReceived: headReceived) }
         #endif
         return APIError(transportError: error)
     }

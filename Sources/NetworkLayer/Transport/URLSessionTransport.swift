@@ -18,6 +18,11 @@ import Foundation
 /// - cancelling many requests at once neither hangs nor crashes;
 /// - a reader that falls behind a streamed body is fed from a temporary file instead of holding the
 ///   transfer back, since a Linux transfer cannot pause (see ``ResponseBody``).
+///
+/// One trap it cannot absorb: FoundationNetworking of Swift 6.3.1 cannot send to a URL whose host is
+/// an IPv6 literal (`http://[::1]:8080/`), so on Linux such a request fails before it is sent with
+/// ``APIError/invalidRequest(_:)`` saying so, instead of `badURL`; ``AsyncHTTPClientTransport``
+/// (package trait `AsyncHTTPClient`) sends it.
 public struct URLSessionTransport: HTTPTransport {
     /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
     public let session: URLSession
@@ -48,6 +53,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// Runs the exchange: one task, whose redirects the session hands back for the client to follow.
     private func exchange(_ request: TransportRequest, mode: SessionTaskHandler.Mode) async throws(APIError) -> TransportResponse {
         let engine = SessionEngine.engine(for: session)
+        #if canImport(FoundationNetworking)
+            if let url = request.urlRequest.url, let refusal = FoundationNetworkingFailure.ipv6LiteralHostError(url) { throw refusal }
+        #endif
         let handler = SessionTaskHandler(
             mode: mode, engine: engine, timeout: request.timeout ?? Self.timeout(of: session.configuration),
             sendProgress: request.sendProgress)

@@ -32,7 +32,7 @@ extension ArticleTests {
             #expect(line.hasSuffix(", sent 0 B, received 12 B"))
         }
 
-        @Test("cURLDescription(redacting:) prints the command shown")
+        @Test("cURLDescription prints the command shown, credentials redacted")
         func cURL() throws {
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/items?api_key=k")))
             request.httpMethod = "POST"
@@ -40,7 +40,7 @@ extension ArticleTests {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(#"{"name":"Bob's"}"#.utf8)
             #expect(
-                request.cURLDescription(redacting: .default) == """
+                request.cURLDescription == """
                     curl -X POST 'https://api.example.com/items?api_key=<redacted>' \\
                       -H 'Authorization: <redacted>' \\
                       -H 'Content-Type: application/json' \\

@@ -4,6 +4,7 @@
     import NIOCore
     import NIOHTTP1
     import NIOPosix
+    import NIOSSL
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -29,7 +30,11 @@
     /// |---|---|
     /// | Connection refused, no route, connect failed | `cannotConnectToHost` |
     /// | The host name did not resolve | `cannotFindHost` |
-    /// | A TLS handshake or certificate failure | `secureConnectionFailed` |
+    /// | A certificate that has expired | `serverCertificateHasBadDate` |
+    /// | A certificate that is not yet valid | `serverCertificateNotYetValid` |
+    /// | A certificate of an authority the client does not trust, or whose chain is not valid | `serverCertificateHasUnknownRoot` |
+    /// | A certificate for another host | `serverCertificateUntrusted` |
+    /// | Any other TLS handshake failure | `secureConnectionFailed` |
     /// | The connection closed or reset under the exchange, a body cut short | `networkConnectionLost` |
     /// | A response that is not HTTP, or breaks its framing | `badServerResponse` |
     /// | A compressed body that does not decompress | `cannotDecodeContentData` |
@@ -38,6 +43,11 @@
     ///
     /// A request body that is not the length it announced (a file that changed while it was sent) is
     /// ``APIError/invalidRequest(_:)``: the request's fault, not the network's.
+    ///
+    /// NIOSSL reports every certificate that fails verification alike, as BoringSSL's
+    /// `CERTIFICATE_VERIFY_FAILED`, without the reason; such a failure is first
+    /// `serverCertificateHasUnknownRoot`, and ``AsyncHTTPClientCertificateCheck`` then reads the
+    /// certificate's dates to tell an expired or not yet valid one.
     enum AsyncHTTPClientFailure {
         /// `error` as an ``APIError``.
         /// - Parameters:
@@ -69,6 +79,11 @@
             }
             if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut }
             if let error = error as? IOError, error.errnoCode == ETIMEDOUT { return .timedOut }
+            if isCertificateVerificationFailure(error) {
+                return requestFailed(
+                    .serverCertificateHasUnknownRoot, error, description: "certificate verification failed (CERTIFICATE_VERIFY_FAILED)",
+                    url: url)
+            }
             return requestFailed(code(of: error), error, description: String(describing: error), url: url)
         }
 
@@ -126,15 +141,25 @@
             case let error as HTTPParserError:
                 // A body cut short: the connection ended before the length the head announced.
                 return error == .invalidEOFState || error == .closedConnection ? .networkConnectionLost : .badServerResponse
-            default:
-                // Named by module, so that NetworkLayer needs no dependency on NIOSSL or NIOHTTPCompression to tell them.
-                let type = String(reflecting: Swift.type(of: error))
+            case let error as NIOSSLError:
                 // A TLS connection closed without its closing message: cut short, as a plain one would be.
-                if type.hasPrefix("NIOSSL."), String(describing: error).contains("uncleanShutdown") { return .networkConnectionLost }
+                return error == .uncleanShutdown ? .networkConnectionLost : .secureConnectionFailed
+            case let error as NIOSSLExtraError:
+                return error == .failedToValidateHostname ? .serverCertificateUntrusted : .secureConnectionFailed
+            default:
+                let type = String(reflecting: Swift.type(of: error))
                 if type.hasPrefix("NIOSSL.") { return .secureConnectionFailed }
+                // Named by module, so that NetworkLayer needs no dependency on NIOHTTPCompression to tell it.
                 if type.hasPrefix("NIOHTTPCompression.") { return .cannotDecodeContentData }
                 return .unknown
             }
+        }
+
+        /// Whether `error` is a certificate that failed BoringSSL's verification (not the host name
+        /// check, which NIOSSL makes itself): `CERTIFICATE_VERIFY_FAILED`, whatever the reason.
+        static func isCertificateVerificationFailure(_ error: any Error) -> Bool {
+            guard let error = error as? NIOSSLError, case .handshakeFailed(.sslError(let stack)) = error else { return false }
+            return stack.contains { String(describing: $0).contains("CERTIFICATE_VERIFY_FAILED") }
         }
     }
 #endif

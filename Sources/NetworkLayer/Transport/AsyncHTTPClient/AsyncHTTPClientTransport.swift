@@ -22,7 +22,10 @@
     /// their progress as the bytes are written. Failures are the same ``APIError``s as over
     /// `URLSession`: a timeout is ``APIError/timedOut``, cancellation ``APIError/cancelled``, and a
     /// connection, TLS or protocol failure ``APIError/requestFailed(_:)`` with the `URLError` code of
-    /// its cause and AsyncHTTPClient's own description.
+    /// its cause and AsyncHTTPClient's own description. A certificate that fails verification is
+    /// named by its fault (expired, not yet valid, unknown authority, another host's), as over
+    /// `URLSession`; since NIOSSL does not say which, an expired or not yet valid certificate is told
+    /// by connecting once more to read its dates.
     ///
     /// Redirects are NetworkLayer's, as over every transport: the `HTTPClient` must follow none itself
     /// (`redirectConfiguration: .disallow`, as in ``defaultConfiguration()``), and hands every `3xx`
@@ -103,7 +106,11 @@
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files)
-            return try await exchange.run(try AsyncHTTPClientRequest.make(from: request, files: files), on: client).get()
+            switch await exchange.run(try AsyncHTTPClientRequest.make(from: request, files: files), on: client) {
+            case .success(let response): return response
+            // NIOSSL does not say why a certificate failed verification: look at it to tell.
+            case .failure(let error): throw await AsyncHTTPClientCertificateCheck.refined(error, client: client)
+            }
         }
     }
 
