@@ -185,6 +185,8 @@ def answer(connection, path):
         connection.sendall(json_response(b"200", b"OK", body=b'{"ok": true, "text": "\xff\xfe\xc3"}'))
     elif route == "/many-headers":
         connection.sendall(json_response(b"200", b"OK", extra=[(b"X-Header-%d" % i, b"%d" % i) for i in range(1000)]))
+    elif route == "/conflicting-length":
+        connection.sendall(head(b"200", b"OK", [(b"Content-Length", b"12"), (b"Content-Length", b"400")]) + OK)
     elif route == "/status-999":
         connection.sendall(json_response(b"999", b"Beyond"))
     elif route == "/status-099":

@@ -59,6 +59,7 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case invalidJSON = "invalid JSON"
     case invalidUTF8 = "invalid UTF-8"
     case thousandHeaders = "1,000 headers"
+    case conflictingContentLength = "conflicting Content-Length (12 and 400)"
     case status999 = "status 999"
     case status099 = "status 099"
     case redirectLoop = "redirect loop"
@@ -83,6 +84,7 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .invalidJSON: (try FaultServer.base(), "/invalid-json")
         case .invalidUTF8: (try FaultServer.base(), "/invalid-utf8")
         case .thousandHeaders: (try FaultServer.base(), "/many-headers")
+        case .conflictingContentLength: (try FaultServer.base(), "/conflicting-length")
         case .status999: (try FaultServer.base(), "/status-999")
         case .status099: (try FaultServer.base(), "/status-099")
         case .redirectLoop: (try FaultServer.base(), "/redirect-loop")

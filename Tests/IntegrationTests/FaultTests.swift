@@ -106,7 +106,7 @@ struct FaultTests {
             .requestFailed(.networkConnectionLost)
         case .slowHeaders, .slowBody:
             .timedOut
-        case .garbageStatusLine, .status099, .hugeHeaderLine:
+        case .garbageStatusLine, .status099, .hugeHeaderLine, .conflictingContentLength:
             .requestFailed(.badServerResponse)
         case .http10WithoutLength, .thousandHeaders:
             .returned(bytes: verb.decodes ? nil : 12)

@@ -218,6 +218,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     private func didReceive(_ urlResponse: URLResponse) {
         guard let response = urlResponse as? HTTPURLResponse else { return end(.invalidResponse) }
+        if let conflict = Self.conflictingContentLength(response) { return end(conflict) }
         let head = state.withLock { state -> Result<ResponseBody?, APIError>? in
             guard case .running = state.phase else { return nil }
             state.lastActivity = Self.now()
@@ -301,6 +302,20 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             finished.waiter?.resume(returning: .success((response, ResponseBody(body))))
         }
+    }
+
+    /// The failure of a response whose `Content-Length` fields disagree (`12` and `400`, which
+    /// Foundation joins as `12, 400`): libcurl would take the last and read on to it, so a server, or
+    /// anyone on the path, could make the body swallow the next response (RFC 9112 §6.3).
+    static func conflictingContentLength(_ response: HTTPURLResponse) -> APIError? {
+        guard let value = response.value(forHTTPHeaderField: "Content-Length"), value.utf8.contains(UInt8(ascii: ",")) else {
+            return nil
+        }
+        let lengths = Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        guard lengths.count > 1 else { return nil }
+        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "the response has conflicting Content-Length fields (\(value))"]
+        userInfo[NSURLErrorFailingURLErrorKey] = response.url
+        return .requestFailed(URLError(.badServerResponse, userInfo: userInfo))
     }
 
     /// The error a task completed with, as an ``APIError``; on Linux with the code of its cause (see
