@@ -249,6 +249,9 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     private func didReceive(_ urlResponse: URLResponse) {
         guard let response = urlResponse as? HTTPURLResponse else { return end(.invalidResponse) }
+        // An interim `103 Early Hints` or `102 Processing` reaches here as a head of its own (Linux):
+        // skipped, and not activity, or a `102` every half second would outlive the idle timeout.
+        guard !HTTPResponse.isInterim(response.statusCode) else { return }
         let head = state.withLock { state -> Result<ResponseBody?, APIError>? in
             guard case .running = state.phase else { return nil }
             state.lastActivity = Self.now()
@@ -284,9 +287,9 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         }
         guard let writer else {
             if mode == .stream, state.withLock({ $0.response == nil && !$0.isRedirectDeclined }), let response = task.response {
-                // Data before any head: take the task's.
+                // Data before any head: take the task's (unless it is interim, or not HTTP).
                 didReceive(response)
-                didReceive(data, of: task)
+                if state.withLock({ $0.writer != nil }) { didReceive(data, of: task) }
             }
             return
         }
@@ -307,7 +310,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         }
         guard let finished else { return }
         releaseUploadTurn()
-        let response = finished.response ?? (task.response as? HTTPURLResponse)
+        let response = finished.response ?? (task.response as? HTTPURLResponse).flatMap { HTTPResponse.isInterim($0.statusCode) ? nil : $0 }
         var failure: APIError?
         if let error {
             #if canImport(FoundationNetworking)

@@ -194,6 +194,8 @@
             }
         }
 
+        /// The final head: AsyncHTTPClient drops interim `1xx` heads (but `101`) before its delegate, so
+        /// none reaches here, nor counts as activity.
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
                 guard case .waiting = state.phase else { return nil }
