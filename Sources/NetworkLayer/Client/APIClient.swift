@@ -35,6 +35,18 @@ public protocol APIClient: Sendable {
     var callbackQueue: DispatchQueue { get }
     /// Adapt, retry and observe every request, in order; none by default. See ``Interceptor``.
     var interceptors: [any Interceptor] { get }
+    /// The total deadline of every call, in seconds, beside the idle timeout; `nil` (the default) for none.
+    ///
+    /// The idle timeout ends an exchange when nothing moves for that long; the deadline ends the whole
+    /// call, however busy the server keeps it (a body dripping a byte at a time, a `102 Processing`
+    /// every half second), with ``APIError/deadlineExceeded(_:)``. It counts from the call's start and
+    /// covers the adapters, every attempt, the waits between retries, redirects, and the body until it
+    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)-(Endpoint,_)``
+    /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
+    /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
+    /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
+    /// overrides both; a request built by hand gets this one.
+    var deadline: TimeInterval? { get }
 }
 
 /// `200..<300`, built once.
@@ -53,4 +65,6 @@ extension APIClient {
     public var callbackQueue: DispatchQueue { .main }
     /// None.
     public var interceptors: [any Interceptor] { [] }
+    /// `nil`: no total deadline, only the idle timeout.
+    public var deadline: TimeInterval? { nil }
 }

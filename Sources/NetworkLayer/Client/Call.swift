@@ -17,6 +17,8 @@ struct Call: Sendable {
     var acceptableStatusCodes: Set<Int>
     /// Decodes the body: the endpoint's, else the client's.
     var decoder: JSONDecoder
+    /// The total deadline in seconds: the endpoint's, else the client's; `nil` or `.infinity` for none.
+    var deadline: TimeInterval?
 }
 
 extension APIClient {
@@ -29,7 +31,8 @@ extension APIClient {
             upload: endpoint.task.uploadBody,
             timeout: Self.timeout(of: request, setBy: endpoint),
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
-            decoder: endpoint.decoder ?? decoder
+            decoder: endpoint.decoder ?? decoder,
+            deadline: endpoint.deadline ?? deadline
         )
     }
 
@@ -37,7 +40,7 @@ extension APIClient {
     func makeCall(for request: URLRequest) -> Call {
         Call(
             request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
-            decoder: decoder)
+            decoder: decoder, deadline: deadline)
     }
 
     /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.

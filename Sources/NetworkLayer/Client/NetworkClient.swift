@@ -13,7 +13,7 @@ import Foundation
 /// It sends through a ``URLSessionTransport``, which on Linux keeps FoundationNetworking from
 /// hanging on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
 /// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on redirects that keep
-/// the method, whatever the session. ``init(transport:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
+/// the method, whatever the session. ``init(transport:decoder:encoder:acceptableStatusCodes:interceptors:deadline:callbackQueue:)``
 /// takes any other ``HTTPTransport``.
 public struct NetworkClient: APIClient {
     /// The session of its ``URLSessionTransport``; `URLSession.shared`, unused, when the client has another transport.
@@ -30,6 +30,8 @@ public struct NetworkClient: APIClient {
     public let callbackQueue: DispatchQueue
     /// Adapt, retry and observe every request, in order.
     public let interceptors: [any Interceptor]
+    /// The total deadline of every call in seconds, `nil` for none; see ``APIClient/deadline``.
+    public let deadline: TimeInterval?
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
@@ -38,6 +40,7 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
@@ -45,6 +48,7 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -53,6 +57,7 @@ public struct NetworkClient: APIClient {
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,
             interceptors: interceptors,
+            deadline: deadline,
             callbackQueue: callbackQueue
         )
     }
@@ -64,6 +69,7 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
@@ -71,11 +77,12 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
             transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
-            acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, callbackQueue: callbackQueue)
+            acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, deadline: deadline, callbackQueue: callbackQueue)
     }
 
     /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
@@ -86,6 +93,7 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         transport: any HTTPTransport,
@@ -93,6 +101,7 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.transport = transport
@@ -102,9 +111,10 @@ public struct NetworkClient: APIClient {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.callbackQueue = callbackQueue
         self.interceptors = interceptors
+        self.deadline = deadline
     }
 
-    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
+    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:deadline:callbackQueue:)``
     /// makes, for an ``APIClient`` type of your own.
     ///
     /// Any session works with ``URLSessionTransport``; on Linux, one made here is the transport's
@@ -119,7 +129,7 @@ public struct NetworkClient: APIClient {
         #endif
     }
 
-    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)`` uses by default.
+    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:deadline:callbackQueue:)`` uses by default.
     ///
     /// `URLSessionConfiguration.default` with up to 64 connections per host instead of 6, so
     /// concurrent requests do not queue behind a few sockets; on Linux also without a `URLCache`

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
 /// anything is sent, and an interceptor with `adaptationFailed` or `credentialRefreshFailed`;
-/// the transport fails with `requestFailed`, `timedOut` or `cancelled`;
+/// the transport fails with `requestFailed`, `timedOut` or `cancelled`, and the whole call with
+/// `deadlineExceeded` when its total deadline passes;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
 /// `bufferLimitExceeded`. Each case has a readable ``description``.
@@ -24,7 +25,9 @@ public enum APIError: Error, Sendable, Equatable {
     case encodingFailed(String)
     /// The transport failed (connection refused, DNS, TLS, …); the `URLError` says how.
     case requestFailed(URLError)
-    /// The request's timeout elapsed before the response arrived.
+    /// Nothing was sent or received for the idle timeout (the endpoint's, an interceptor's, else the
+    /// transport's), while waiting for the response or its body. Interim `1xx` responses do not count
+    /// as something received. A total deadline fails with ``deadlineExceeded(_:)`` instead.
     case timedOut
     /// The request was cancelled, through Swift task cancellation or a ``RequestHandle``.
     case cancelled
@@ -46,6 +49,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
     /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
     case bufferLimitExceeded(Int)
+    /// The call did not finish within its total deadline of this many seconds, however busy the server
+    /// kept the connection (see ``APIClient/deadline``, which says what it covers). It is never retried.
+    case deadlineExceeded(TimeInterval)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -71,7 +77,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .requestFailed(let error):
             "Request failed: \(error.summary)"
         case .timedOut:
-            "The request timed out"
+            "The request timed out: nothing was sent or received for its idle timeout"
         case .cancelled:
             "The request was cancelled"
         case .invalidResponse:
@@ -89,7 +95,14 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Refreshing the credential failed: \(reason)"
         case .bufferLimitExceeded(let limit):
             "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
+        case .deadlineExceeded(let seconds):
+            "The request did not finish within its deadline of \(Self.seconds(seconds)) s"
         }
+    }
+
+    /// `seconds` as a person writes them: `2`, `0.5`.
+    private static func seconds(_ seconds: TimeInterval) -> String {
+        seconds.isFinite && seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
     /// The same text as ``description``, for `localizedDescription`.
