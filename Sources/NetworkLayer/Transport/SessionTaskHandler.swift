@@ -89,7 +89,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 startWhenAllowed(request, bodyFile: bodyFile, isAlone: isAlone)
             }
         } onCancel: {
-            end(.cancelled)
+            end(.cancelled, unlessHeadDelivered: true)
         }
     }
 
@@ -182,8 +182,10 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets the
     /// error, and the task is cancelled (on the engine's queue: cancelling on a callback's thread can
-    /// deadlock FoundationNetworking).
-    func end(_ reason: APIError) {
+    /// deadlock FoundationNetworking). With `unlessHeadDelivered` (the caller's cancellation), a streamed
+    /// body whose head was handed over is left to its reader, who cancels it by reading in a cancelled
+    /// task or by dropping it.
+    func end(_ reason: APIError, unlessHeadDelivered: Bool = false) {
         let ended = state.withLock {
             state -> (URLSessionTask?, CheckedContinuation<Result<Outcome, APIError>, Never>?, ResponseBody.Writer?)? in
             switch state.phase {
@@ -193,6 +195,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 defer { state.waiter = nil }
                 return (nil, state.waiter, nil)
             case .running(let task):
+                if unlessHeadDelivered, state.waiter == nil { return nil }
                 state.phase = .ended(reason)
                 if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
                 defer {

@@ -129,7 +129,7 @@
                     execute(request, on: client, attempt: 0)
                 }
             } onCancel: {
-                end(.cancelled)
+                end(.cancelled, unlessHeadDelivered: true)
             }
         }
 
@@ -149,10 +149,13 @@
         }
 
         /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets
-        /// the error, and AsyncHTTPClient fails the request, closing its connection.
-        func end(_ reason: APIError) {
+        /// the error, and AsyncHTTPClient fails the request, closing its connection. With
+        /// `unlessHeadDelivered` (the caller's cancellation), a streamed body whose head was handed over
+        /// is left to its reader, who cancels it by reading in a cancelled task or by dropping it.
+        func end(_ reason: APIError, unlessHeadDelivered: Bool = false) {
             let ended = state.withLock { state -> (Waiter?, ResponseBody.Writer?, HTTPClient.Task<Void>?, EventLoopPromise<Void>?)? in
                 guard let writer = state.writerIfRunning else { return nil }
+                if unlessHeadDelivered, writer != nil { return nil }
                 let (waiter, demand) = state.close(as: .ended(reason))
                 return (waiter, writer, state.task, demand)
             }
