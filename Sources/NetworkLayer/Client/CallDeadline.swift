@@ -2,20 +2,27 @@ import Foundation
 
 /// The total deadline of one call: the call raced against a timer, and cancelled when the timer wins.
 ///
-/// The call runs in a child task beside a sleeping one, and whichever ends first cancels the other.
-/// The deadline thus reaches whatever the call is doing (an adapter, the transport, a wait between
-/// retries, the body being consumed) through Swift's cancellation, which every step honours already.
-/// The caller's own cancellation cancels both children and stays ``APIError/cancelled``: the timer
-/// counts as expired only when it slept its whole time uncancelled. Once it has expired, a failure
-/// of the call is ``APIError/deadlineExceeded(_:)``, whatever the step it cut short failed with.
+/// The call runs in a task of its own, which the caller's cancellation is forwarded to; a timer of the
+/// ``DeadlineScheduler`` (a dispatch timer, which fires on time however busy Swift's cooperative
+/// threads are) cancels it when the deadline passes before it has ended. The deadline thus reaches
+/// whatever the call is doing (an adapter, the transport, a wait between retries, the body being
+/// consumed) through Swift's cancellation, which every step honours already. A failure of a call the
+/// timer cut short is ``APIError/deadlineExceeded(_:)``, whatever the step failed with; the caller's
+/// own cancellation stays ``APIError/cancelled``, and a call that ended before the deadline keeps
+/// its outcome.
 ///
 /// A call without a deadline makes none, and pays nothing for it.
 final class CallDeadline: Sendable {
+    private struct State {
+        var hasEnded = false
+        var hasExpired = false
+    }
+
     /// The deadline in seconds, as ``APIError/deadlineExceeded(_:)`` reports it.
     let seconds: TimeInterval
     /// The uptime at which it expires, in nanoseconds.
     private let end: UInt64
-    private let expired = Locked(false)
+    private let state = Locked(State())
 
     private init(seconds: TimeInterval, end: UInt64) {
         self.seconds = seconds
@@ -38,8 +45,8 @@ final class CallDeadline: Sendable {
         return CallDeadline(seconds: seconds, end: overflow ? .max : end)
     }
 
-    /// Whether the deadline has passed while the call ran.
-    var hasExpired: Bool { expired.withLock { $0 } }
+    /// Whether the deadline passed before the call ended.
+    var hasExpired: Bool { state.withLock { $0.hasExpired } }
 
     /// `result`, with its failure replaced by ``APIError/deadlineExceeded(_:)`` once the deadline has passed.
     func outcome<Success>(_ result: Result<Success, APIError>) -> Result<Success, APIError> {
@@ -47,38 +54,30 @@ final class CallDeadline: Sendable {
         return .failure(.deadlineExceeded(seconds))
     }
 
-    /// Runs `operation` until it ends or the deadline passes; in the second case `operation` is
-    /// cancelled, its end awaited, and its failure reported as ``APIError/deadlineExceeded(_:)``.
+    /// Runs `operation` until it ends; when the deadline passes first, `operation` is cancelled, its
+    /// end awaited, and its failure reported as ``APIError/deadlineExceeded(_:)``.
     func run<Success: Sendable>(
         _ operation: @escaping @Sendable () async -> Result<Success, APIError>
     ) async -> Result<Success, APIError> {
-        let result = await withTaskGroup(of: Step<Success>.self) { group in
-            group.addTask { .finished(await operation()) }
-            group.addTask {
-                await self.sleep()
-                return .timerEnded
-            }
-            for await step in group {
-                // Whichever ended first, the other one is not needed any more.
-                group.cancelAll()
-                if case .finished(let result) = step { return result }
-            }
-            // Not reached: the call's child always ends, and the loop returns its result.
-            return Result<Success, APIError>.failure(.deadlineExceeded(seconds))
+        let call = Task {
+            let result = await operation()
+            state.withLock { $0.hasEnded = true }
+            return result
         }
+        let timer = DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: end)) { [state] in
+            let expires = state.withLock { state in
+                if !state.hasEnded { state.hasExpired = true }
+                return state.hasExpired
+            }
+            if expires { call.cancel() }
+        }
+        let result = await withTaskCancellationHandler {
+            await call.value
+        } onCancel: {
+            call.cancel()
+        }
+        DeadlineScheduler.shared.cancel(timer)
         return outcome(result)
-    }
-
-    /// Sleeps until the deadline, and marks it expired unless cancelled first (the call ended, or its caller cancelled it).
-    private func sleep() async {
-        let now = DispatchTime.now().uptimeNanoseconds
-        if end > now { try? await Task.sleep(nanoseconds: end - now) }
-        if !Task.isCancelled { expired.withLock { $0 = true } }
-    }
-
-    private enum Step<Success: Sendable>: Sendable {
-        case finished(Result<Success, APIError>)
-        case timerEnded
     }
 }
 
