@@ -29,7 +29,7 @@ struct APIErrorTests {
                 "Request failed: could not connect to the server [URLError -1004] (http://127.0.0.1:9)"
             ),
             (.requestFailed(URLError(.notConnectedToInternet)), "Request failed: not connected to the internet [URLError -1009]"),
-            (.timedOut, "The request timed out"),
+            (.timedOut, "The request timed out: nothing was sent or received for its idle timeout"),
             (.cancelled, "The request was cancelled"),
             (.invalidResponse, "The response was not an HTTP response"),
             (
@@ -43,6 +43,8 @@ struct APIErrorTests {
                 .decodingFailed("MoviePage: key 'total_results' not found at results[3]", body: Data("{}".utf8)),
                 "Decoding failed: MoviePage: key 'total_results' not found at results[3] (body: 2 bytes)"
             ),
+            (.deadlineExceeded(30), "The request did not finish within its deadline of 30 s"),
+            (.deadlineExceeded(0.25), "The request did not finish within its deadline of 0.25 s"),
         ])
     func descriptions(error: APIError, expected: String) {
         #expect(error.description == expected)

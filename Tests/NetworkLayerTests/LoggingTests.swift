@@ -151,10 +151,12 @@ struct NetworkLoggerTests {
         #expect(messages.count == 3)
         #expect(messages[0].hasPrefix("GET https://api.example.com/items → 503 Service Unavailable, "))
         #expect(messages[0].hasSuffix("; retrying in 1 ms"))
-        #expect(messages[1].hasPrefix("GET https://api.example.com/items → The request timed out, "))
+        #expect(
+            messages[1].hasPrefix(
+                "GET https://api.example.com/items → The request timed out: nothing was sent or received for its idle timeout, "))
         #expect(messages[1].hasSuffix(" (attempt 2)"))
         #expect(messages[2].hasPrefix("GET https://api.example.com/items failed after 2 attempts in "))
-        #expect(messages[2].hasSuffix(": The request timed out"))
+        #expect(messages[2].hasSuffix(": The request timed out: nothing was sent or received for its idle timeout"))
     }
 
     @Test("Debug: headers and the start of each body, with credentials redacted in both directions")

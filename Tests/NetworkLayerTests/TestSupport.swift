@@ -17,6 +17,7 @@ struct TestEndpoint: Endpoint {
     var timeout: TimeInterval?
     var urlParameterEncoder = URLParameterEncoder()
     var formParameterEncoder = FormParameterEncoder()
+    var deadline: TimeInterval?
 }
 
 /// A small model decoded in tests.

@@ -15,27 +15,28 @@ enum BodyDelivery {
 extension APIClient {
     /// The one path of every call: each attempt adapted, sent through the interceptors' chain to the
     /// ``transport``, its status checked against the call's acceptable status codes, and its response
-    /// handed to `consume`; retried as the interceptors decide. Without interceptors it is one attempt.
+    /// handed to `consume`; retried as the interceptors decide, all within the call's total deadline.
+    /// Without interceptors or a deadline it is one attempt on the caller's task.
     /// - Parameters:
-    ///   - call: The request as built, with its timeout and acceptable status codes.
+    ///   - call: The request as built, with its timeout, deadline and acceptable status codes.
     ///   - body: A body that goes beside the request (an upload's), prepared.
     ///   - delivery: Whether the transport collects the body or streams it.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
-    func perform<Value>(
+    func perform<Value: Sendable>(
         _ call: Call,
         body: PreparedBody = .none,
         delivery: BodyDelivery,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
-        response: (Value) -> HTTPResponse,
-        consume: (TransportResponse) async throws(APIError) -> Value
+        response: @escaping @Sendable (Value) -> HTTPResponse,
+        consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let interceptors = interceptors
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request
-        func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
+        @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
             let transportRequest = try body.transportRequest(
                 for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: sendProgress)
             // Redirects are followed below the interceptors: an adapter's credential is not added
@@ -61,9 +62,14 @@ extension APIClient {
             try await validate(received, accepting: call.acceptableStatusCodes, delivery: delivery)
             return try await consume(received)
         }
-        // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
-        if interceptors.isEmpty { return try await attempt(request, nil) }
-        return try await pipeline.run(request, response: response) { sent, context async throws(APIError) in
+        if interceptors.isEmpty {
+            // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
+            guard let deadline = try CallDeadline.make(call.deadline) else { return try await attempt(request, nil) }
+            return try await deadline.run { () async -> Result<Value, APIError> in
+                await Result { () async throws(APIError) in try await attempt(request, nil) }
+            }.get()
+        }
+        return try await pipeline.run(request, deadline: call.deadline, response: response) { sent, context async throws(APIError) in
             try await attempt(sent, context)
         }
     }

@@ -37,6 +37,18 @@ public protocol APIClient: Sendable {
     var interceptors: [any Interceptor] { get }
     /// How redirects are followed, and what may go with them; ``RedirectPolicy/default`` by default.
     var redirectPolicy: RedirectPolicy { get }
+    /// The total deadline of every call, in seconds, beside the idle timeout; `nil` (the default) for none.
+    ///
+    /// The idle timeout ends an exchange when nothing moves for that long; the deadline ends the whole
+    /// call, however busy the server keeps it (a body dripping a byte at a time, a `102 Processing`
+    /// every half second), with ``APIError/deadlineExceeded(_:)``. It counts from the call's start and
+    /// covers the adapters, every attempt, the waits between retries, redirects, and the body until it
+    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)-(Endpoint,_)``
+    /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
+    /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
+    /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
+    /// overrides both; a request built by hand gets this one.
+    var deadline: TimeInterval? { get }
 }
 
 /// `200..<300`, built once.
@@ -57,4 +69,6 @@ extension APIClient {
     public var interceptors: [any Interceptor] { [] }
     /// ``RedirectPolicy/default``: up to 20, never from `https` to `http`, credentials kept within their origin.
     public var redirectPolicy: RedirectPolicy { .default }
+    /// `nil`: no total deadline, only the idle timeout.
+    public var deadline: TimeInterval? { nil }
 }

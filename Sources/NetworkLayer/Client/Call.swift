@@ -19,6 +19,8 @@ struct Call: Sendable {
     var decoder: JSONDecoder
     /// How redirects are followed: the endpoint's, else the client's.
     var redirectPolicy: RedirectPolicy
+    /// The total deadline in seconds: the endpoint's, else the client's; `nil` or `.infinity` for none.
+    var deadline: TimeInterval?
 }
 
 extension APIClient {
@@ -32,7 +34,8 @@ extension APIClient {
             timeout: Self.timeout(of: request, setBy: endpoint),
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
             decoder: endpoint.decoder ?? decoder,
-            redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy
+            redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
+            deadline: endpoint.deadline ?? deadline
         )
     }
 
@@ -40,7 +43,7 @@ extension APIClient {
     func makeCall(for request: URLRequest) -> Call {
         Call(
             request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
-            decoder: decoder, redirectPolicy: redirectPolicy)
+            decoder: decoder, redirectPolicy: redirectPolicy, deadline: deadline)
     }
 
     /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.

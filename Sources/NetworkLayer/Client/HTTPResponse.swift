@@ -81,6 +81,12 @@ public struct HTTPResponse: Sendable, Equatable {
         return body.count > 512 ? flattened + "…" : flattened
     }
 
+    /// Whether `statusCode` is an interim response's (RFC 9110 §15.2), which a final one follows: any
+    /// `1xx` but `101 Switching Protocols`. Transports skip them, and they never count as activity.
+    static func isInterim(_ statusCode: Int) -> Bool {
+        (100..<200).contains(statusCode) && statusCode != 101
+    }
+
     /// The standard reason phrase for a status code, for example `Not Found` for 404; for a code
     /// outside HTTP's 100–599 (which Foundation would call a server error), says so.
     static func reasonPhrase(for statusCode: Int) -> String {

@@ -31,6 +31,8 @@ public struct NetworkClient: APIClient {
     public let interceptors: [any Interceptor]
     /// How redirects are followed, and what may go with them.
     public let redirectPolicy: RedirectPolicy
+    /// The total deadline of every call in seconds, `nil` for none; see ``APIClient/deadline``.
+    public let deadline: TimeInterval?
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
@@ -40,6 +42,7 @@ public struct NetworkClient: APIClient {
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
@@ -48,6 +51,7 @@ public struct NetworkClient: APIClient {
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -57,6 +61,7 @@ public struct NetworkClient: APIClient {
             acceptableStatusCodes: acceptableStatusCodes,
             interceptors: interceptors,
             redirectPolicy: redirectPolicy,
+            deadline: deadline,
             callbackQueue: callbackQueue
         )
     }
@@ -69,6 +74,7 @@ public struct NetworkClient: APIClient {
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
@@ -77,12 +83,13 @@ public struct NetworkClient: APIClient {
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
             transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, redirectPolicy: redirectPolicy,
-            callbackQueue: callbackQueue)
+            deadline: deadline, callbackQueue: callbackQueue)
     }
 
     /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
@@ -94,6 +101,7 @@ public struct NetworkClient: APIClient {
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
+    ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         transport: any HTTPTransport,
@@ -102,6 +110,7 @@ public struct NetworkClient: APIClient {
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
+        deadline: TimeInterval? = nil,
         callbackQueue: DispatchQueue = .main
     ) {
         self.transport = transport
@@ -112,6 +121,7 @@ public struct NetworkClient: APIClient {
         self.callbackQueue = callbackQueue
         self.interceptors = interceptors
         self.redirectPolicy = redirectPolicy
+        self.deadline = deadline
     }
 
     /// Creates a session like the one `NetworkClient(configuration:)`

@@ -30,8 +30,8 @@ public protocol Endpoint {
     var headers: HTTPHeaders { get }
     /// The parameters and body; `.request` (none) by default.
     var task: HTTPTask { get }
-    /// The request timeout in seconds; `nil` (the default) uses the session's `timeoutIntervalForRequest`.
-    /// The client enforces it as a deadline for the whole exchange, to the last byte of the body.
+    /// The idle timeout in seconds; `nil` (the default) uses the transport's (the session's `timeoutIntervalForRequest`).
+    /// An attempt fails with ``APIError/timedOut`` when nothing was sent or received for that long; see ``deadline`` for the whole call.
     var timeout: TimeInterval? { get }
     /// How URL parameters are written into the query; `URLParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var urlParameterEncoder: URLParameterEncoder { get }
@@ -46,6 +46,9 @@ public protocol Endpoint {
     /// How this endpoint's redirects are followed, for one call that must not follow them, say;
     /// `nil` (the default) uses the client's ``APIClient/redirectPolicy``.
     var redirectPolicy: RedirectPolicy? { get }
+    /// The total deadline of this endpoint's calls in seconds, in place of the client's
+    /// ``APIClient/deadline``; `.infinity` for none whatever the client's; `nil` (the default) uses the client's.
+    var deadline: TimeInterval? { get }
 }
 
 extension Endpoint {
@@ -67,4 +70,6 @@ extension Endpoint {
     public var decoder: JSONDecoder? { nil }
     /// `nil`: the client's redirect policy applies.
     public var redirectPolicy: RedirectPolicy? { nil }
+    /// `nil`: the client's deadline applies.
+    public var deadline: TimeInterval? { nil }
 }

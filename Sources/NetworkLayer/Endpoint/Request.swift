@@ -37,6 +37,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var acceptableStatusCodes: Set<Int>?
     /// Decodes the response; `nil` (the client's decoder) unless given.
     public var decoder: JSONDecoder?
+    /// The total deadline in seconds; `nil` (the client's) unless given.
+    public var deadline: TimeInterval?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -46,6 +48,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     ///   - headers: Headers sent with the request; none by default.
     ///   - task: The parameters and body; `.request` (none) by default.
     ///   - timeout: The idle timeout in seconds; `nil` (the transport's) by default.
+    ///   - deadline: The total deadline in seconds; `nil` (the client's) by default.
     ///   - type: The type the response decodes as; inferred from the context by default.
     public init(
         base: String,
@@ -54,6 +57,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         headers: HTTPHeaders = [:],
         task: HTTPTask = .request,
         timeout: TimeInterval? = nil,
+        deadline: TimeInterval? = nil,
         as type: Value.Type = Value.self
     ) {
         self.base = base
@@ -62,6 +66,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         self.headers = headers
         self.task = task
         self.timeout = timeout
+        self.deadline = deadline
         urlParameterEncoder = URLParameterEncoder()
         formParameterEncoder = FormParameterEncoder()
     }
@@ -83,5 +88,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         formParameterEncoder = endpoint.formParameterEncoder
         acceptableStatusCodes = endpoint.acceptableStatusCodes
         decoder = endpoint.decoder
+        deadline = endpoint.deadline
     }
 }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Building a request fails with `invalidURL`, `invalidRequest` or `encodingFailed` before
 /// anything is sent, and an interceptor with `adaptationFailed` or `credentialRefreshFailed`;
-/// the transport fails with `requestFailed`, `timedOut` or `cancelled`, a redirect with `insecureRedirect`;
+/// the transport fails with `requestFailed`, `timedOut` or `cancelled`, a redirect with `insecureRedirect`,
+/// and the whole call with `deadlineExceeded` when its total deadline passes;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
 /// `bufferLimitExceeded`. Each case has a readable ``description``.
@@ -24,7 +25,9 @@ public enum APIError: Error, Sendable, Equatable {
     case encodingFailed(String)
     /// The transport failed (connection refused, DNS, TLS, …); the `URLError` says how.
     case requestFailed(URLError)
-    /// The request's timeout elapsed before the response arrived.
+    /// Nothing was sent or received for the idle timeout (the endpoint's, an interceptor's, else the
+    /// transport's), while waiting for the response or its body. Interim `1xx` responses do not count
+    /// as something received. A total deadline fails with ``deadlineExceeded(_:)`` instead.
     case timedOut
     /// The request was cancelled, through Swift task cancellation or a ``RequestHandle``.
     case cancelled
@@ -49,6 +52,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// A redirect led from `https` to `http` and the client's ``RedirectPolicy`` does not allow
     /// leaving TLS (see ``RedirectPolicy/allowsInsecureRedirects``): nothing was sent to `to`.
     case insecureRedirect(from: URL, to: URL)
+    /// The call did not finish within its total deadline of this many seconds, however busy the server
+    /// kept the connection (see ``APIClient/deadline``, which says what it covers). It is never retried.
+    case deadlineExceeded(TimeInterval)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -74,7 +80,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .requestFailed(let error):
             "Request failed: \(error.summary)"
         case .timedOut:
-            "The request timed out"
+            "The request timed out: nothing was sent or received for its idle timeout"
         case .cancelled:
             "The request was cancelled"
         case .invalidResponse:
@@ -95,7 +101,14 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .insecureRedirect(let from, let to):
             "Refused a redirect from \(Redaction.default.string(for: from)) to \(Redaction.default.string(for: to)): it leaves TLS; "
                 + "RedirectPolicy(allowsInsecureRedirects: true) allows it"
+        case .deadlineExceeded(let seconds):
+            "The request did not finish within its deadline of \(Self.seconds(seconds)) s"
         }
+    }
+
+    /// `seconds` as a person writes them: `2`, `0.5`.
+    private static func seconds(_ seconds: TimeInterval) -> String {
+        seconds.isFinite && seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
     }
 
     /// The same text as ``description``, for `localizedDescription`.

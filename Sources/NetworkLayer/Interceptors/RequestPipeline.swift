@@ -9,43 +9,89 @@ import Foundation
 struct RequestPipeline {
     let interceptors: [any Interceptor]
 
-    /// Sends `request` with `send` until an attempt succeeds or no interceptor retries it.
+    /// Sends `request` with `send` until an attempt succeeds or no interceptor retries it, within
+    /// the call's total deadline.
     /// - Parameters:
     ///   - request: The request as built, before any adapter.
+    ///   - deadline: The call's total deadline in seconds, before the interceptors adapt it; `nil` for none.
     ///   - response: The response an attempt's value carries, for the events: the value itself for
     ///     ``HTTPResponse``, the head of a download or a stream.
     ///   - send: Sends one adapted attempt, through ``intercept(_:context:terminal:)``.
     /// - Returns: The first successful attempt's value.
-    /// - Throws: The last attempt's error, an adapter's error, ``APIError/cancelled``, or the error of a ``RetryDecision/fail(_:)``.
-    func run<Value>(
+    /// - Throws: The last attempt's error, an adapter's error, ``APIError/cancelled``,
+    ///   ``APIError/deadlineExceeded(_:)``, or the error of a ``RetryDecision/fail(_:)``.
+    func run<Value: Sendable>(
         _ request: URLRequest,
-        response: (Value) -> HTTPResponse,
-        send: (URLRequest, RequestContext) async throws(APIError) -> Value
+        deadline: TimeInterval?,
+        response: @escaping @Sendable (Value) -> HTTPResponse,
+        send: @escaping @Sendable (URLRequest, RequestContext) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let requestID = RequestContext.nextRequestID()
-        let started = Self.now()
+        let started = DispatchTime.now().uptimeNanoseconds
         emit(.requestStarted(id: requestID, request: request))
-        var errors: [APIError] = []
+        var run: Run<Value>
+        do throws(APIError) {
+            let seconds = adaptDeadline(deadline, for: request, context: RequestContext(requestID: requestID))
+            if let callDeadline = try CallDeadline.make(seconds, since: started) {
+                let pipeline = self
+                let raced = await callDeadline.run { () async -> Result<Run<Value>, APIError> in
+                    .success(await pipeline.attempts(request, requestID: requestID, deadline: callDeadline, response: response, send: send))
+                }
+                switch raced {
+                case .success(let attempts): run = attempts
+                case .failure(let error): run = Run(result: .failure(error))
+                }
+            } else {
+                run = await attempts(request, requestID: requestID, deadline: nil, response: response, send: send)
+            }
+        } catch {
+            run = Run(result: .failure(error))
+        }
+        emit(
+            .requestFinished(
+                RequestMetrics(
+                    requestID: requestID, request: request, response: run.lastResponse, error: run.result.failure,
+                    attempts: run.attempts, duration: Self.seconds(since: started)
+                )))
+        return try run.result.get()
+    }
+
+    /// What the attempts of a call came to.
+    private struct Run<Value: Sendable>: Sendable {
+        var result: Result<Value, APIError>
         var lastResponse: HTTPResponse?
-        var outcome: Result<Value, APIError>
         var attempts = 0
+    }
+
+    /// Adapts and sends attempts until one succeeds or no interceptor retries; once `deadline` has
+    /// passed, the failure is ``APIError/deadlineExceeded(_:)`` and is not retried.
+    private func attempts<Value: Sendable>(
+        _ request: URLRequest,
+        requestID: Int,
+        deadline: CallDeadline?,
+        response: (Value) -> HTTPResponse,
+        send: (URLRequest, RequestContext) async throws(APIError) -> Value
+    ) async -> Run<Value> {
+        var errors: [APIError] = []
+        var run = Run<Value>(result: .failure(.cancelled))
         loop: while true {
             let context = RequestContext(requestID: requestID, attempt: errors.count + 1, previousErrors: errors)
             let sent: URLRequest
             do throws(APIError) {
                 sent = try await adapt(request, context: context)
             } catch {
-                outcome = .failure(error)
+                run.result = .failure(error)
                 break
             }
-            attempts += 1
-            let attemptStarted = Self.now()
-            outcome = await Self.result { () async throws(APIError) in try await send(sent, context) }
-            let duration = Self.now() - attemptStarted
+            run.attempts += 1
+            let attemptStarted = DispatchTime.now().uptimeNanoseconds
+            var outcome = await Result { () async throws(APIError) in try await send(sent, context) }
+            if let deadline { outcome = deadline.outcome(outcome) }
+            let duration = Self.seconds(since: attemptStarted)
             let attemptResponse = outcome.response(response)
-            lastResponse = attemptResponse ?? lastResponse
+            run.lastResponse = attemptResponse ?? run.lastResponse
             var decision = RetryDecision.doNotRetry
-            if case .failure(let error) = outcome, error != .cancelled {
+            if case .failure(let error) = outcome, !error.endsTheCall {
                 decision = await retryDecision(sent, for: error, context: context)
             }
             emit(
@@ -54,12 +100,13 @@ struct RequestPipeline {
                         requestID: requestID, attempt: context.attempt, request: sent, response: attemptResponse,
                         error: outcome.failure, duration: duration, retryDelay: decision.delay
                     )))
+            run.result = outcome
             guard case .failure(let error) = outcome else { break }
             switch decision {
             case .doNotRetry:
                 break loop
             case .fail(let replacement):
-                outcome = .failure(replacement)
+                run.result = .failure(replacement)
                 break loop
             case .retry:
                 break
@@ -67,19 +114,19 @@ struct RequestPipeline {
                 do {
                     try await Task.sleep(nanoseconds: Self.nanoseconds(delay))
                 } catch {
-                    outcome = .failure(.cancelled)
+                    run.result = .failure(.cancelled)
                     break loop
                 }
             }
             errors.append(error)
         }
-        emit(
-            .requestFinished(
-                RequestMetrics(
-                    requestID: requestID, request: request, response: lastResponse, error: outcome.failure,
-                    attempts: attempts, duration: Self.now() - started
-                )))
-        return try outcome.get()
+        if let deadline { run.result = deadline.outcome(run.result) }
+        return run
+    }
+
+    /// The call's deadline as the interceptors adapt it, in order, starting from `deadline`.
+    private func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
+        interceptors.reduce(deadline) { deadline, interceptor in interceptor.adaptDeadline(deadline, for: request, context: context) }
     }
 
     /// Sends `request` through each interceptor's ``Interceptor/intercept(_:context:next:)``, the
@@ -136,19 +183,9 @@ struct RequestPipeline {
         }
     }
 
-    private static func result<Value>(
-        _ body: () async throws(APIError) -> Value
-    ) async -> Result<Value, APIError> {
-        do throws(APIError) {
-            return .success(try await body())
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Seconds on a monotonic clock.
-    private static func now() -> TimeInterval {
-        TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+    /// The seconds since `start`, an uptime in nanoseconds.
+    private static func seconds(since start: UInt64) -> TimeInterval {
+        TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
     }
 
     /// `seconds` as nanoseconds, clamped to what `Task.sleep` takes.
@@ -165,6 +202,16 @@ extension RetryDecision {
         case .retry: 0
         case .retryAfter(let seconds): max(0, seconds)
         case .doNotRetry, .fail: nil
+        }
+    }
+}
+
+extension APIError {
+    /// Whether the error ends the call without asking the retriers: the caller cancelled it, or its deadline passed.
+    fileprivate var endsTheCall: Bool {
+        switch self {
+        case .cancelled, .deadlineExceeded: true
+        default: false
         }
     }
 }

@@ -81,7 +81,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 engine.start(isAlone: isAlone) { [self] in start(request, bodyFile: bodyFile) }
             }
         } onCancel: {
-            end(.cancelled)
+            end(.cancelled, unlessHeadDelivered: true)
         }
     }
 
@@ -138,8 +138,10 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets the
     /// error, and the task is cancelled (on the engine's queue: cancelling on a callback's thread can
-    /// deadlock FoundationNetworking).
-    func end(_ reason: APIError) {
+    /// deadlock FoundationNetworking). With `unlessHeadDelivered` (the caller's cancellation), a streamed
+    /// body whose head was handed over is left to its reader, who cancels it by reading in a cancelled
+    /// task or by dropping it.
+    func end(_ reason: APIError, unlessHeadDelivered: Bool = false) {
         let ended = state.withLock {
             state -> (URLSessionTask?, CheckedContinuation<Result<Outcome, APIError>, Never>?, ResponseBody.Writer?)? in
             switch state.phase {
@@ -149,6 +151,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 defer { state.waiter = nil }
                 return (nil, state.waiter, nil)
             case .running(let task):
+                if unlessHeadDelivered, state.waiter == nil { return nil }
                 state.phase = .ended(reason)
                 if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
                 defer {
@@ -218,6 +221,9 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     private func didReceive(_ urlResponse: URLResponse) {
         guard let response = urlResponse as? HTTPURLResponse else { return end(.invalidResponse) }
+        // An interim `103 Early Hints` or `102 Processing` reaches here as a head of its own (Linux):
+        // skipped, and not activity, or a `102` every half second would outlive the idle timeout.
+        guard !HTTPResponse.isInterim(response.statusCode) else { return }
         if let conflict = Self.conflictingContentLength(response) { return end(conflict) }
         let head = state.withLock { state -> Result<ResponseBody?, APIError>? in
             guard case .running = state.phase else { return nil }
@@ -252,8 +258,8 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return state.writer
         }
         guard let writer else {
-            // Data before any head: take the task's head, then hand the data to its body. Once the
-            // exchange has ended there is no body to hand it to, and nothing is done.
+            // Data before any head: take the task's head (unless it is interim, or not HTTP), then hand
+            // the data to its body. Once the exchange has ended there is no body to hand it to.
             if mode == .stream, state.withLock({ $0.response == nil }), let response = task.response {
                 didReceive(response)
                 if let writer = state.withLock({ $0.writer }) { feed(data, to: writer) }
@@ -276,7 +282,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             return state
         }
         guard let finished else { return }
-        let response = finished.response ?? (task.response as? HTTPURLResponse)
+        let response = finished.response ?? (task.response as? HTTPURLResponse).flatMap { HTTPResponse.isInterim($0.statusCode) ? nil : $0 }
         var failure: APIError?
         if let error {
             #if canImport(FoundationNetworking)

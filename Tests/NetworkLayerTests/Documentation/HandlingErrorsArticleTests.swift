@@ -50,5 +50,27 @@ extension ArticleTests {
             #expect(printed?.0 == 404)
             #expect(printed?.1 == body)
         }
+
+        @Test("Two timeouts: a call that outlives its total deadline lands in the deadline's catch clause")
+        func twoTimeouts() async {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#, delay: 5))
+            // The article's 30 s, shortened for the test.
+            let client = NetworkClient(
+                session: stubs.session, interceptors: [RetryPolicy()], deadline: 0.3, callbackQueue: DispatchQueue(label: "articles"))
+            var gaveUpAfter: TimeInterval?
+
+            do throws(APIError) {
+                let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+                Issue.record("expected a failure, got \(page)")
+            } catch .timedOut {
+                Issue.record("the idle timeout is 60 s")
+            } catch .deadlineExceeded(let seconds) {
+                gaveUpAfter = seconds
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            #expect(gaveUpAfter == 0.3)
+        }
     }
 }

@@ -22,6 +22,38 @@ extension ArticleTests {
             }
         }
 
+        struct SearchDeadline: Interceptor {
+            func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
+                request.url?.path.hasPrefix("/3/search") == true ? 5 : deadline
+            }
+        }
+
+        @Test("Timeouts, deadlines and retries: a client's deadline over its retries, and an interceptor that shortens it")
+        func deadlines() async throws {
+            let client = NetworkClient(interceptors: [RetryPolicy(maximumAttempts: 5)], deadline: 30)
+            #expect(client.deadline == 30)
+
+            let search = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/search/movie")))
+            let popular = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/movie/popular")))
+            #expect(SearchDeadline().adaptDeadline(30, for: search, context: RequestContext()) == 5)
+            #expect(SearchDeadline().adaptDeadline(30, for: popular, context: RequestContext()) == 30)
+
+            // The article's deadlines run over the stubs' time, shortened: 0.2 s for a search answering at 20 s.
+            struct QuickSearch: Interceptor {
+                func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
+                    request.url?.path.hasPrefix("/3/search") == true ? 0.2 : deadline
+                }
+            }
+            let stubs = StubSession()
+            stubs.register(.get, "/3/search/movie", .json(#"{"page":1,"results":[]}"#, delay: 20))
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
+            let shortened = Article.client(stubs, interceptors: [QuickSearch(), RetryPolicy()])
+            await #expect(throws: APIError.deadlineExceeded(0.2)) {
+                try await shortened.send(Request<MoviePage>(base: "https://api.themoviedb.org/3", path: "/search/movie"))
+            }
+            #expect(try await shortened.send(MovieAPI.popular(page: 1), as: MoviePage.self).page == 1)
+        }
+
         @Test("A refreshing authenticator, a retry policy and a logger on one client")
         func interceptorList() async throws {
             let stubs = StubSession()

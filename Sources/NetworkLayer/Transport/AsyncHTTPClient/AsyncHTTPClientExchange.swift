@@ -141,7 +141,7 @@
                     execute(request, on: client, attempt: 0)
                 }
             } onCancel: {
-                end(.cancelled)
+                end(.cancelled, unlessHeadDelivered: true)
             }
         }
 
@@ -161,10 +161,13 @@
         }
 
         /// Ends the exchange as `reason` unless it has ended already: the waiter or the reader gets
-        /// the error, and AsyncHTTPClient fails the request, closing its connection.
-        func end(_ reason: APIError) {
+        /// the error, and AsyncHTTPClient fails the request, closing its connection. With
+        /// `unlessHeadDelivered` (the caller's cancellation), a streamed body whose head was handed over
+        /// is left to its reader, who cancels it by reading in a cancelled task or by dropping it.
+        func end(_ reason: APIError, unlessHeadDelivered: Bool = false) {
             let ended = state.withLock { state -> (Waiter?, ResponseBody.Writer?, HTTPClient.Task<Void>?, EventLoopPromise<Void>?)? in
                 guard let writer = state.writerIfRunning else { return nil }
+                if unlessHeadDelivered, writer != nil { return nil }
                 let (waiter, demand) = state.close(as: .ended(reason))
                 return (waiter, writer, state.task, demand)
             }
@@ -227,6 +230,8 @@
             }
         }
 
+        /// The final head: AsyncHTTPClient drops interim `1xx` heads (but `101`) before its delegate, so
+        /// none reaches here, nor counts as activity.
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             var isEarlyRedirect = false
             let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
