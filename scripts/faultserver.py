@@ -185,6 +185,16 @@ def answer(connection, path):
         connection.sendall(json_response(b"200", b"OK", body=b'{"ok": true, "text": "\xff\xfe\xc3"}'))
     elif route == "/many-headers":
         connection.sendall(json_response(b"200", b"OK", extra=[(b"X-Header-%d" % i, b"%d" % i) for i in range(1000)]))
+    elif route == "/bad-chunk-size":
+        connection.sendall(head(b"200", b"OK", [(b"Transfer-Encoding", b"chunked")]) + b"zz\r\nhello\r\n0\r\n\r\n")
+    elif route == "/header-without-colon":
+        connection.sendall(head(b"200", b"OK", [(b"Content-Length", b"12")]).replace(b"\r\n\r\n", b"\r\nnot a header\r\n\r\n") + OK)
+    elif route == "/invalid-length":
+        connection.sendall(head(b"200", b"OK", [(b"Content-Length", b"twelve")]) + OK)
+    elif route == "/nul-in-header":
+        connection.sendall(head(b"200", b"OK", [(b"X-Nul", b"a\x00b"), (b"Content-Length", b"12")]) + OK)
+    elif route == "/bad-gzip":
+        connection.sendall(head(b"200", b"OK", [(b"Content-Encoding", b"gzip"), (b"Content-Length", b"12")]) + OK)
     elif route == "/conflicting-length":
         connection.sendall(head(b"200", b"OK", [(b"Content-Length", b"12"), (b"Content-Length", b"400")]) + OK)
     elif route == "/status-999":

@@ -60,6 +60,11 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case invalidUTF8 = "invalid UTF-8"
     case thousandHeaders = "1,000 headers"
     case conflictingContentLength = "conflicting Content-Length (12 and 400)"
+    case badChunkSize = "a chunk size that is not hexadecimal"
+    case headerWithoutColon = "a header line without a colon"
+    case invalidContentLength = "a Content-Length that is not a number"
+    case nulInHeader = "a NUL byte in a header"
+    case badGzip = "a gzip body that is not gzip"
     case status999 = "status 999"
     case status099 = "status 099"
     case redirectLoop = "redirect loop"
@@ -85,6 +90,11 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .invalidUTF8: (try FaultServer.base(), "/invalid-utf8")
         case .thousandHeaders: (try FaultServer.base(), "/many-headers")
         case .conflictingContentLength: (try FaultServer.base(), "/conflicting-length")
+        case .badChunkSize: (try FaultServer.base(), "/bad-chunk-size")
+        case .headerWithoutColon: (try FaultServer.base(), "/header-without-colon")
+        case .invalidContentLength: (try FaultServer.base(), "/invalid-length")
+        case .nulInHeader: (try FaultServer.base(), "/nul-in-header")
+        case .badGzip: (try FaultServer.base(), "/bad-gzip")
         case .status999: (try FaultServer.base(), "/status-999")
         case .status099: (try FaultServer.base(), "/status-099")
         case .redirectLoop: (try FaultServer.base(), "/redirect-loop")

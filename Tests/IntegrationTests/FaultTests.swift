@@ -106,7 +106,8 @@ struct FaultTests {
             .requestFailed(.networkConnectionLost)
         case .slowHeaders, .slowBody:
             .timedOut
-        case .garbageStatusLine, .status099, .hugeHeaderLine, .conflictingContentLength:
+        case .garbageStatusLine, .status099, .hugeHeaderLine, .conflictingContentLength, .badChunkSize, .headerWithoutColon,
+            .invalidContentLength, .nulInHeader:
             .requestFailed(.badServerResponse)
         case .http10WithoutLength, .thousandHeaders:
             .returned(bytes: verb.decodes ? nil : 12)
@@ -116,6 +117,8 @@ struct FaultTests {
             verb.decodes ? .decodingFailed : .returned(bytes: 9)
         case .invalidUTF8:
             verb.decodes ? .decodingFailed : .returned(bytes: 27)
+        case .badGzip:
+            .requestFailed(.cannotDecodeContentData)
         case .status999:
             .status(999)
         case .redirectLoop:

@@ -17,6 +17,8 @@
     /// | A status line that is not HTTP | -1002 "Received HTTP/0.9 when not allowed" | `badServerResponse` |
     /// | A status below 100 | -1002 "Unsupported response code in HTTP response" | `badServerResponse` |
     /// | A header line over 100 KiB | -1 "Out of memory" | `badServerResponse` |
+    /// | A header line without a colon, or with a NUL byte; a `Content-Length` that is not a number; a chunk size that is not hexadecimal | -1 "Header without colon", "Nul byte in header", "Invalid Content-Length: value", "Illegal or missing hexadecimal sequence in chunked-encoding" | `badServerResponse` |
+    /// | A compressed body that does not decompress | -1 "Error while processing content unencoding: incorrect header check" | `cannotDecodeContentData` |
     /// | The connection closed before any answer | -1011 "Empty reply from server" | `networkConnectionLost` |
     /// | The body cut short | -1 "transfer closed with 4000 bytes remaining to read" | `networkConnectionLost` |
     /// | The peer gone while sending | -1 "Send failure: Broken pipe" | `networkConnectionLost` |
@@ -70,6 +72,10 @@
                 code = .networkConnectionLost
             case .unknown where connectionLostMessages.contains(where: { detail.hasPrefix($0) }):
                 code = .networkConnectionLost
+            case .unknown where malformedResponseMessages.contains(where: { detail.hasPrefix($0) }):
+                code = .badServerResponse
+            case .unknown where detail.hasPrefix("Error while processing content unencoding"):
+                code = .cannotDecodeContentData
             case .unknown where tls != nil:
                 code = tls ?? .secureConnectionFailed
             case .unknown where detail == "Out of memory" && !headReceived:
@@ -115,6 +121,14 @@
 
         /// How libcurl words any other TLS failure: the TLS library's own message, or its own.
         private static let handshakeMessages = ["OpenSSL/", "OpenSSL SSL_connect", "SSL ", "SSL: ", "TLS "]
+
+        /// How libcurl words a response it cannot read: a header line without a colon or with a NUL
+        /// byte, a `Content-Length` that is not a number, a chunk size that is not hexadecimal.
+        private static let malformedResponseMessages = [
+            "Header without colon", "Nul byte in header", "Invalid Content-Length", "Weird server reply",
+            "Illegal or missing hexadecimal sequence in chunked-encoding", "Malformed encoding found in chunked-encoding",
+            "Unsupported response code",
+        ]
 
         /// How libcurl words a connection that ended under a transfer.
         private static let connectionLostMessages = [
