@@ -185,6 +185,11 @@ def answer(connection, path):
         connection.sendall(json_response(b"200", b"OK", body=b'{"ok": true, "text": "\xff\xfe\xc3"}'))
     elif route == "/many-headers":
         connection.sendall(json_response(b"200", b"OK", extra=[(b"X-Header-%d" % i, b"%d" % i) for i in range(1000)]))
+    elif route == "/trailers":
+        connection.sendall(head(b"200", b"OK", [(b"Transfer-Encoding", b"chunked"), (b"Trailer", b"X-Checksum")])
+                           + b"%x\r\n%s\r\n0\r\nX-Checksum: 1234\r\n\r\n" % (len(OK), OK))
+    elif route == "/ten-thousand-headers":
+        connection.sendall(json_response(b"200", b"OK", extra=[(b"X-Header-%d" % i, b"%d" % i) for i in range(10000)]))
     elif route == "/bad-chunk-size":
         connection.sendall(head(b"200", b"OK", [(b"Transfer-Encoding", b"chunked")]) + b"zz\r\nhello\r\n0\r\n\r\n")
     elif route == "/header-without-colon":

@@ -60,6 +60,8 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case invalidUTF8 = "invalid UTF-8"
     case thousandHeaders = "1,000 headers"
     case conflictingContentLength = "conflicting Content-Length (12 and 400)"
+    case trailers = "chunked body with trailers"
+    case tenThousandHeaders = "10,000 headers"
     case badChunkSize = "a chunk size that is not hexadecimal"
     case headerWithoutColon = "a header line without a colon"
     case invalidContentLength = "a Content-Length that is not a number"
@@ -90,6 +92,8 @@ enum Fault: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case .invalidUTF8: (try FaultServer.base(), "/invalid-utf8")
         case .thousandHeaders: (try FaultServer.base(), "/many-headers")
         case .conflictingContentLength: (try FaultServer.base(), "/conflicting-length")
+        case .trailers: (try FaultServer.base(), "/trailers")
+        case .tenThousandHeaders: (try FaultServer.base(), "/ten-thousand-headers")
         case .badChunkSize: (try FaultServer.base(), "/bad-chunk-size")
         case .headerWithoutColon: (try FaultServer.base(), "/header-without-colon")
         case .invalidContentLength: (try FaultServer.base(), "/invalid-length")
