@@ -20,11 +20,6 @@ struct PreparedBody: Sendable {
     /// The request as it is, with whatever body it carries.
     static let none = PreparedBody(source: .request, size: nil)
 
-    /// Whether a body is sent, so that a 307 or 308 must send it again.
-    var hasBody: Bool {
-        if case .request = source { false } else { true }
-    }
-
     /// Checks an upload's file, or encodes its form: in memory up to the form's
     /// ``MultipartFormData/encodingMemoryThreshold``, else into a temporary file, in chunks, off the
     /// cooperative threads.
