@@ -35,6 +35,10 @@ public protocol APIClient: Sendable {
     var callbackQueue: DispatchQueue { get }
     /// Adapt, retry and observe every request, in order; none by default. See ``Interceptor``.
     var interceptors: [any Interceptor] { get }
+    /// How large a response body may grow before the transfer is stopped with
+    /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB
+    /// in memory, downloads and streams unbounded). An endpoint's ``Endpoint/responseLimits`` replaces it.
+    var responseLimits: ResponseLimits { get }
 }
 
 /// `200..<300`, built once.
@@ -53,4 +57,6 @@ extension APIClient {
     public var callbackQueue: DispatchQueue { .main }
     /// None.
     public var interceptors: [any Interceptor] { [] }
+    /// ``ResponseLimits/default``: 64 MiB in memory, downloads and streams unbounded.
+    public var responseLimits: ResponseLimits { .default }
 }

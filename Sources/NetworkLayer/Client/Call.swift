@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A request as built, with what sending it takes besides: the upload that goes beside it, its
-/// timeout, the statuses it accepts and the decoder of its body. Every verb starts from one.
+/// timeout, the statuses it accepts, the decoder of its body and how large that body may grow.
+/// Every verb starts from one.
 struct Call: Sendable {
     /// The request, with its body when the body is in memory.
     var request: URLRequest
@@ -17,6 +18,8 @@ struct Call: Sendable {
     var acceptableStatusCodes: Set<Int>
     /// Decodes the body: the endpoint's, else the client's.
     var decoder: JSONDecoder
+    /// How large the response body may grow: the endpoint's, else the client's.
+    var responseLimits: ResponseLimits
 }
 
 extension APIClient {
@@ -29,7 +32,8 @@ extension APIClient {
             upload: endpoint.task.uploadBody,
             timeout: Self.timeout(of: request, setBy: endpoint),
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
-            decoder: endpoint.decoder ?? decoder
+            decoder: endpoint.decoder ?? decoder,
+            responseLimits: endpoint.responseLimits ?? responseLimits
         )
     }
 
@@ -37,7 +41,7 @@ extension APIClient {
     func makeCall(for request: URLRequest) -> Call {
         Call(
             request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
-            decoder: decoder)
+            decoder: decoder, responseLimits: responseLimits)
     }
 
     /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.

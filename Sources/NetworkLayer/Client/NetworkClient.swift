@@ -13,7 +13,7 @@ import Foundation
 /// It sends through a ``URLSessionTransport``, which on Linux keeps FoundationNetworking from
 /// hanging on a 401 with a `WWW-Authenticate: Basic` challenge (the 401 comes back as
 /// ``APIError/unacceptableStatusCode(_:_:)``) and from dropping the body on redirects that keep
-/// the method, whatever the session. ``init(transport:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
+/// the method, whatever the session. ``init(transport:decoder:encoder:acceptableStatusCodes:interceptors:responseLimits:callbackQueue:)``
 /// takes any other ``HTTPTransport``.
 public struct NetworkClient: APIClient {
     /// The session of its ``URLSessionTransport``; `URLSession.shared`, unused, when the client has another transport.
@@ -30,6 +30,8 @@ public struct NetworkClient: APIClient {
     public let callbackQueue: DispatchQueue
     /// Adapt, retry and observe every request, in order.
     public let interceptors: [any Interceptor]
+    /// How large a response body may grow before the transfer is stopped.
+    public let responseLimits: ResponseLimits
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
@@ -38,6 +40,8 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
@@ -45,6 +49,7 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -53,6 +58,7 @@ public struct NetworkClient: APIClient {
             encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes,
             interceptors: interceptors,
+            responseLimits: responseLimits,
             callbackQueue: callbackQueue
         )
     }
@@ -64,6 +70,8 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
@@ -71,11 +79,13 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
             transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
-            acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, callbackQueue: callbackQueue)
+            acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, responseLimits: responseLimits,
+            callbackQueue: callbackQueue)
     }
 
     /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
@@ -86,6 +96,8 @@ public struct NetworkClient: APIClient {
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         transport: any HTTPTransport,
@@ -93,6 +105,7 @@ public struct NetworkClient: APIClient {
         encoder: JSONEncoder = JSONEncoder(),
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.transport = transport
@@ -102,9 +115,10 @@ public struct NetworkClient: APIClient {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.callbackQueue = callbackQueue
         self.interceptors = interceptors
+        self.responseLimits = responseLimits
     }
 
-    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)``
+    /// Creates a session like the one ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:responseLimits:callbackQueue:)``
     /// makes, for an ``APIClient`` type of your own.
     ///
     /// Any session works with ``URLSessionTransport``; on Linux, one made here is the transport's
@@ -119,7 +133,7 @@ public struct NetworkClient: APIClient {
         #endif
     }
 
-    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:callbackQueue:)`` uses by default.
+    /// The configuration ``init(configuration:decoder:encoder:acceptableStatusCodes:interceptors:responseLimits:callbackQueue:)`` uses by default.
     ///
     /// `URLSessionConfiguration.default` with up to 64 connections per host instead of 6, so
     /// concurrent requests do not queue behind a few sockets; on Linux also without a `URLCache`

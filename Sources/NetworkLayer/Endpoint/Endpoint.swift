@@ -43,6 +43,9 @@ public protocol Endpoint {
     /// Decodes this endpoint's responses, for one call whose dates or keys differ from the rest of the
     /// API; `nil` (the default) uses the client's ``APIClient/decoder``.
     var decoder: JSONDecoder? { get }
+    /// How large this endpoint's response body may grow, for the one call whose answer is larger (or
+    /// should be smaller) than the rest; `nil` (the default) uses the client's ``APIClient/responseLimits``.
+    var responseLimits: ResponseLimits? { get }
 }
 
 extension Endpoint {
@@ -62,4 +65,6 @@ extension Endpoint {
     public var acceptableStatusCodes: Set<Int>? { nil }
     /// `nil`: the client's decoder applies.
     public var decoder: JSONDecoder? { nil }
+    /// `nil`: the client's response limits apply.
+    public var responseLimits: ResponseLimits? { nil }
 }

@@ -37,6 +37,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var acceptableStatusCodes: Set<Int>?
     /// Decodes the response; `nil` (the client's decoder) unless given.
     public var decoder: JSONDecoder?
+    /// How large the response body may grow; `nil` (the client's limits) unless given.
+    public var responseLimits: ResponseLimits?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -83,5 +85,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         formParameterEncoder = endpoint.formParameterEncoder
         acceptableStatusCodes = endpoint.acceptableStatusCodes
         decoder = endpoint.decoder
+        responseLimits = endpoint.responseLimits
     }
 }

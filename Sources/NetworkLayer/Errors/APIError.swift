@@ -11,7 +11,8 @@ import Foundation
 /// the transport fails with `requestFailed`, `timedOut` or `cancelled`;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
-/// `bufferLimitExceeded`. Each case has a readable ``description``.
+/// `bufferLimitExceeded`, and a body larger than the client's ``ResponseLimits`` with
+/// `responseTooLarge`. Each case has a readable ``description``.
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 public enum APIError: Error, Sendable, Equatable {
@@ -46,6 +47,12 @@ public enum APIError: Error, Sendable, Equatable {
     /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
     /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
     case bufferLimitExceeded(Int)
+    /// The response body went past a limit of ``ResponseLimits``, so the transfer was stopped and its
+    /// connection closed: `limit` is the limit of that `kind` in bytes, and `received` how much of
+    /// the body there was when it stopped (the bytes that had arrived, after any `Content-Encoding` was
+    /// undone, the chunk that went past the limit included), or the `Content-Length` the server
+    /// announced when that alone was over the limit and nothing was read.
+    case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -89,7 +96,16 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Refreshing the credential failed: \(reason)"
         case .bufferLimitExceeded(let limit):
             "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
+        case .responseTooLarge(let kind, let limit, let received):
+            "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
+                + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
+                + (kind == .inMemory ? ", or download the body to a file" : "")
         }
+    }
+
+    /// `count` bytes, in words: `512 bytes`, or `8388608 bytes (8.0 MiB)`.
+    private static func bytes(_ count: Int64) -> String {
+        count < 1024 * 1024 ? "\(count) bytes" : "\(count) bytes (\(String(format: "%.1f", Double(count) / 1_048_576)) MiB)"
     }
 
     /// The same text as ``description``, for `localizedDescription`.

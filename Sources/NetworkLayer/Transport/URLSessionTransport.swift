@@ -39,7 +39,8 @@ public struct URLSessionTransport: HTTPTransport {
         try await exchange(request, mode: .stream)
     }
 
-    /// Sends `request` and returns the response with its whole body, collected as it arrives.
+    /// Sends `request` and returns the response with its whole body, collected as it arrives, up to
+    /// its ``TransportRequest/maximumBodySize``.
     public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
         let response = try await exchange(request, mode: .collect)
         return response.head.with(body: try await response.body.collect())
@@ -52,7 +53,9 @@ public struct URLSessionTransport: HTTPTransport {
         var request = request
         var redirects = 0
         while true {
-            let handler = SessionTaskHandler(mode: mode, engine: engine, timeout: timeout, sendProgress: request.sendProgress)
+            let handler = SessionTaskHandler(
+                mode: mode, engine: engine, timeout: timeout, sendProgress: request.sendProgress,
+                maximumBodySize: request.maximumBodySize, method: request.urlRequest.httpMethod)
             let isAlone = SessionEngine.begin()
             let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
             SessionEngine.done()

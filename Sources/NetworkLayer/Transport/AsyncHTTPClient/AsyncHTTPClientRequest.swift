@@ -23,11 +23,12 @@
         /// The most read from a file or stream at a time.
         static let chunkSize = 128 * 1024
 
-        /// The request for `request`.
+        /// The request for `request`, asking for a gzip or deflate body (`Accept-Encoding: gzip, deflate`)
+        /// when `acceptsCompression` and the request does not say what it accepts.
         /// - Throws: ``APIError/requestFailed(_:)`` with `badURL` or `unsupportedURL` for a URL
         ///   AsyncHTTPClient cannot send to; ``APIError/invalidRequest(_:)`` for a body file that
         ///   cannot be read.
-        static func make(from request: TransportRequest) throws(APIError) -> HTTPClient.Request {
+        static func make(from request: TransportRequest, acceptsCompression: Bool = false) throws(APIError) -> HTTPClient.Request {
             let urlRequest = request.urlRequest
             guard let url = urlRequest.url else {
                 throw .requestFailed(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the request has no URL"]))
@@ -36,6 +37,9 @@
             if let fields = urlRequest.allHTTPHeaderFields {
                 headers.reserveCapacity(fields.count)
                 for (name, value) in fields { headers.add(name: name, value: value) }
+            }
+            if acceptsCompression, !headers.contains(name: "Accept-Encoding") {
+                headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
             do {
                 return try HTTPClient.Request(
