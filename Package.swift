@@ -40,8 +40,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: asyncHTTPClient),
+                .target(name: "CZlib", condition: asyncHTTPClient),
             ]
         ),
+        // zlib, with which AsyncHTTPClientTransport inflates bodies a slice at a time, checking the response limits.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "NetworkLayerTesting", dependencies: ["NetworkLayer"]),
         // Helpers both test targets share: progress logs, temporary directories, patterned bytes, peak memory.
         .target(name: "TestSupport", dependencies: ["NetworkLayer", testAsyncHTTPClient], path: "Tests/TestSupport"),
@@ -52,6 +55,6 @@ let package = Package(
     ]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("ExistentialAny")]
 }

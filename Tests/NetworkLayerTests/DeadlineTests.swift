@@ -68,17 +68,17 @@ struct DeadlineTests {
             connection.endChunks()
         }
         defer { slow.stop() }
-        // A second for the head, which a loaded machine may take a while to send.
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 10), deadline: 1)
+        // Two seconds for the head, which a loaded machine may take a while to send.
+        let client = NetworkClient(transport: transport.makeTransport(timeout: 10), deadline: 2)
         var text = ""
         for try await chunk in try await client.stream(for: TestEndpoint(base: slow.baseURL)) {
             text += String(decoding: chunk, as: UTF8.self)
         }
-        #expect(text == "0123456789", "3 s of body under a deadline of 1 s")
+        #expect(text == "0123456789", "3 s of body under a deadline of 2 s")
 
         let silent = try SilentServer()
         defer { silent.stop() }
-        await #expect(throws: APIError.deadlineExceeded(1)) { try await client.stream(for: TestEndpoint(base: silent.baseURL)) }
+        await #expect(throws: APIError.deadlineExceeded(2)) { try await client.stream(for: TestEndpoint(base: silent.baseURL)) }
     }
 
     @Test("The deadline covers every attempt and the waits between them, is asked once, and is never retried")
@@ -125,14 +125,14 @@ struct DeadlineTests {
         stubs.register(.get, "/items", .json("{}", delay: 20))
         stubs.register(.get, "/quick", .json("{}", delay: 0.6))
         let first = DeadlineSetter(seconds: 10)
-        // A second, so that even a loaded machine has sent the attempt by then.
-        let second = DeadlineSetter(seconds: 1)
+        // Two seconds, so that even a loaded machine has sent the attempt by then.
+        let second = DeadlineSetter(seconds: 2)
         let log = EventLog()
         let client = NetworkClient(transport: stubs, interceptors: [first, second, log], deadline: 30)
-        await #expect(throws: APIError.deadlineExceeded(1)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
+        await #expect(throws: APIError.deadlineExceeded(2)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
         #expect(first.seen.elements == [20])
         #expect(second.seen.elements == [10])
-        #expect(log.attempts.map(\.error) == [.deadlineExceeded(1)], "the attempt it cut short says so")
+        #expect(log.attempts.map(\.error) == [.deadlineExceeded(2)], "the attempt it cut short says so")
         let lifting = NetworkClient(transport: stubs, interceptors: [DeadlineSetter(seconds: nil)], deadline: 0.2)
         _ = try await lifting.send(TestEndpoint(path: "/quick"), as: Empty.self)
     }

@@ -47,12 +47,16 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     ///   - timeout: The idle timeout of requests that set none; the transport's default (60 s) by default.
     ///   - acceptableStatusCodes: The statuses that count as success; `200..<300` by default.
     ///   - interceptors: The client's interceptors; none by default.
+    ///   - responseLimits: How large a response body may grow; `.default` by default.
     public func makeClient(
         timeout: TimeInterval? = nil,
         acceptableStatusCodes: Set<Int> = Set(200..<300),
-        interceptors: [any Interceptor] = []
+        interceptors: [any Interceptor] = [],
+        responseLimits: ResponseLimits = .default
     ) -> NetworkClient {
-        NetworkClient(transport: makeTransport(timeout: timeout), acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors)
+        NetworkClient(
+            transport: makeTransport(timeout: timeout), acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors,
+            responseLimits: responseLimits)
     }
 
     /// This transport, with `timeout` as its idle timeout when given.

@@ -60,7 +60,9 @@ extension APIClient {
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     ///
     /// The body is collected in one buffer as it arrives, the same way ``send(_:as:)`` collects
-    /// it, so a large body exists once (200 MB peaks near 1.2 times its size on Linux).
+    /// it, so a large body exists once (200 MB peaks near 1.2 times its size on Linux), up to the
+    /// call's ``ResponseLimits/inMemory`` (64 MiB by default): past it the call fails with
+    /// ``APIError/responseTooLarge(_:limit:received:)``.
     /// - Parameters:
     ///   - endpoint: The request to send; an upload task's body is sent too.
     ///   - progress: Called with the bytes received so far and the `Content-Length` when the

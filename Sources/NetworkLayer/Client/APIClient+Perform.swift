@@ -14,13 +14,20 @@ enum BodyDelivery {
 
 extension APIClient {
     /// The one path of every call: each attempt adapted, sent through the interceptors' chain to the
-    /// ``transport``, its status checked against the call's acceptable status codes, and its response
-    /// handed to `consume`; retried as the interceptors decide, all within the call's total deadline.
-    /// Without interceptors or a deadline it is one attempt on the caller's task.
+    /// ``transport``, its status checked against the call's acceptable status codes, its body held to
+    /// the call's limit of `limit`, and its response handed to `consume`; retried as the interceptors
+    /// decide, all within the call's total deadline. Without interceptors or a deadline it is one
+    /// attempt on the caller's task.
+    ///
+    /// A body the transport collects is held to the limit by the transport as it arrives, whatever its
+    /// status (``TransportRequest/maximumBodySize``); once the status is accepted, every body is held
+    /// to it here too: a streamed one as `consume` reads it, a whole one (from a transport that does not
+    /// honour the limit, or an interceptor) at once.
     /// - Parameters:
-    ///   - call: The request as built, with its timeout, deadline and acceptable status codes.
+    ///   - call: The request as built, with its timeout, deadline, acceptable status codes and response limits.
     ///   - body: A body that goes beside the request (an upload's), prepared.
     ///   - delivery: Whether the transport collects the body or streams it.
+    ///   - limit: Which of the call's ``ResponseLimits`` the body is held to: the in-memory one by default.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
@@ -28,6 +35,7 @@ extension APIClient {
         _ call: Call,
         body: PreparedBody = .none,
         delivery: BodyDelivery,
+        limit: ResponseLimits.Kind = .inMemory,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
         response: @escaping @Sendable (Value) -> HTTPResponse,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
@@ -36,9 +44,11 @@ extension APIClient {
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request
+        let maximumBodySize = call.responseLimits[limit]
         @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
-            let transportRequest = try body.transportRequest(
+            var transportRequest = try body.transportRequest(
                 for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: sendProgress)
+            if delivery == .buffered { transportRequest.maximumBodySize = maximumBodySize }
             // Redirects are followed below the interceptors: an adapter's credential is not added
             // again to a request that left its origin.
             func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
@@ -60,7 +70,7 @@ extension APIClient {
                     try await terminal(outgoing)
                 }
             try await validate(received, accepting: call.acceptableStatusCodes, delivery: delivery)
-            return try await consume(received)
+            return try await consume(received.limited(to: maximumBodySize, limit, method: sent.httpMethod))
         }
         if interceptors.isEmpty {
             // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
@@ -74,16 +84,23 @@ extension APIClient {
         }
     }
 
-    /// Fails a response whose status is not in `acceptable`, with its body (a streamed one up to
-    /// 64 KiB, the rest left unread).
+    /// Fails a response whose status is not in `acceptable`, with up to 64 KiB of its body: a
+    /// streamed body is read no further, the rest of a collected one is let go.
     private func validate(_ received: TransportResponse, accepting acceptable: Set<Int>, delivery: BodyDelivery) async throws(APIError) {
         guard !acceptable.contains(received.head.statusCode) else { return }
         let body =
             switch delivery {
-            case .buffered: try await received.body.collect()
+            case .buffered: Self.rejectedBody(try await received.body.collect())
             case .streamed: try await received.body.prefix(upTo: Self.rejectedBodyLimit)
             }
         throw .unacceptableStatusCode(received.head.statusCode, received.head.with(body: body))
+    }
+
+    /// At most ``rejectedBodyLimit`` bytes of a collected body, copied, so that the error does not
+    /// hold the whole body.
+    static func rejectedBody(_ body: Data) -> Data {
+        guard body.count > rejectedBodyLimit else { return body }
+        return Data(body.prefix(rejectedBodyLimit))
     }
 
     /// The idle timeout of a request: the endpoint's when it sets one, else the request's own when it
@@ -99,7 +116,7 @@ extension APIClient {
         return adapted != built.timeoutInterval && adapted.isFinite && adapted > 0 ? adapted : timeout
     }
 
-    /// The most of a rejected streamed body kept for its error; the transfer stops there.
+    /// The most of a rejected body kept for its error; a streamed transfer stops there.
     static var rejectedBodyLimit: Int { 64 * 1024 }
 }
 

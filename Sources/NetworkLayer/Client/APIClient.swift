@@ -49,6 +49,10 @@ public protocol APIClient: Sendable {
     /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
     /// overrides both; a request built by hand gets this one.
     var deadline: TimeInterval? { get }
+    /// How large a response body may grow before the transfer is stopped with
+    /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB
+    /// in memory, downloads and streams unbounded). An endpoint's ``Endpoint/responseLimits`` replaces it.
+    var responseLimits: ResponseLimits { get }
 }
 
 /// `200..<300`, built once.
@@ -71,4 +75,6 @@ extension APIClient {
     public var redirectPolicy: RedirectPolicy { .default }
     /// `nil`: no total deadline, only the idle timeout.
     public var deadline: TimeInterval? { nil }
+    /// ``ResponseLimits/default``: 64 MiB in memory, downloads and streams unbounded.
+    public var responseLimits: ResponseLimits { .default }
 }

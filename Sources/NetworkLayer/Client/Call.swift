@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// A request as built, with what sending it takes besides: the upload that goes beside it, its
-/// timeout, the statuses it accepts and the decoder of its body. Every verb starts from one.
+/// timeout, the statuses it accepts, the decoder of its body and how large that body may grow.
+/// Every verb starts from one.
 struct Call: Sendable {
     /// The request, with its body when the body is in memory.
     var request: URLRequest
@@ -21,6 +22,8 @@ struct Call: Sendable {
     var redirectPolicy: RedirectPolicy
     /// The total deadline in seconds: the endpoint's, else the client's; `nil` or `.infinity` for none.
     var deadline: TimeInterval?
+    /// How large the response body may grow: the endpoint's, else the client's.
+    var responseLimits: ResponseLimits
 }
 
 extension APIClient {
@@ -35,7 +38,8 @@ extension APIClient {
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
             decoder: endpoint.decoder ?? decoder,
             redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
-            deadline: endpoint.deadline ?? deadline
+            deadline: endpoint.deadline ?? deadline,
+            responseLimits: endpoint.responseLimits ?? responseLimits
         )
     }
 
@@ -43,7 +47,7 @@ extension APIClient {
     func makeCall(for request: URLRequest) -> Call {
         Call(
             request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
-            decoder: decoder, redirectPolicy: redirectPolicy, deadline: deadline)
+            decoder: decoder, redirectPolicy: redirectPolicy, deadline: deadline, responseLimits: responseLimits)
     }
 
     /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.

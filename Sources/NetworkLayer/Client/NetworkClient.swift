@@ -33,6 +33,8 @@ public struct NetworkClient: APIClient {
     public let redirectPolicy: RedirectPolicy
     /// The total deadline of every call in seconds, `nil` for none; see ``APIClient/deadline``.
     public let deadline: TimeInterval?
+    /// How large a response body may grow before the transfer is stopped.
+    public let responseLimits: ResponseLimits
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
@@ -43,6 +45,8 @@ public struct NetworkClient: APIClient {
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
     ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
@@ -52,6 +56,7 @@ public struct NetworkClient: APIClient {
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
         deadline: TimeInterval? = nil,
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
@@ -62,6 +67,7 @@ public struct NetworkClient: APIClient {
             interceptors: interceptors,
             redirectPolicy: redirectPolicy,
             deadline: deadline,
+            responseLimits: responseLimits,
             callbackQueue: callbackQueue
         )
     }
@@ -75,6 +81,8 @@ public struct NetworkClient: APIClient {
     ///   - interceptors: Adapt, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
     ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         session: URLSession,
@@ -84,12 +92,13 @@ public struct NetworkClient: APIClient {
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
         deadline: TimeInterval? = nil,
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
             transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, redirectPolicy: redirectPolicy,
-            deadline: deadline, callbackQueue: callbackQueue)
+            deadline: deadline, responseLimits: responseLimits, callbackQueue: callbackQueue)
     }
 
     /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
@@ -102,6 +111,8 @@ public struct NetworkClient: APIClient {
     ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
     ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
+    ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` (64 MiB in
+    ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
         transport: any HTTPTransport,
@@ -111,6 +122,7 @@ public struct NetworkClient: APIClient {
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
         deadline: TimeInterval? = nil,
+        responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
         self.transport = transport
@@ -122,6 +134,7 @@ public struct NetworkClient: APIClient {
         self.interceptors = interceptors
         self.redirectPolicy = redirectPolicy
         self.deadline = deadline
+        self.responseLimits = responseLimits
     }
 
     /// Creates a session like the one `NetworkClient(configuration:)`

@@ -49,6 +49,9 @@ public protocol Endpoint {
     /// The total deadline of this endpoint's calls in seconds, in place of the client's
     /// ``APIClient/deadline``; `.infinity` for none whatever the client's; `nil` (the default) uses the client's.
     var deadline: TimeInterval? { get }
+    /// How large this endpoint's response body may grow, for the one call whose answer is larger (or
+    /// should be smaller) than the rest; `nil` (the default) uses the client's ``APIClient/responseLimits``.
+    var responseLimits: ResponseLimits? { get }
 }
 
 extension Endpoint {
@@ -72,4 +75,6 @@ extension Endpoint {
     public var redirectPolicy: RedirectPolicy? { nil }
     /// `nil`: the client's deadline applies.
     public var deadline: TimeInterval? { nil }
+    /// `nil`: the client's response limits apply.
+    public var responseLimits: ResponseLimits? { nil }
 }

@@ -39,6 +39,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var decoder: JSONDecoder?
     /// The total deadline in seconds; `nil` (the client's) unless given.
     public var deadline: TimeInterval?
+    /// How large the response body may grow; `nil` (the client's limits) unless given.
+    public var responseLimits: ResponseLimits?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -89,5 +91,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         acceptableStatusCodes = endpoint.acceptableStatusCodes
         decoder = endpoint.decoder
         deadline = endpoint.deadline
+        responseLimits = endpoint.responseLimits
     }
 }

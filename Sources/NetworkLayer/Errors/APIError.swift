@@ -12,7 +12,8 @@ import Foundation
 /// and the whole call with `deadlineExceeded` when its total deadline passes;
 /// the response fails with `invalidResponse` or `unacceptableStatusCode`; decoding fails
 /// with `invalidData` or `decodingFailed`; a response stream read too slowly fails with
-/// `bufferLimitExceeded`. Each case has a readable ``description``.
+/// `bufferLimitExceeded`, and a body larger than the client's ``ResponseLimits`` with
+/// `responseTooLarge`. Each case has a readable ``description``.
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 public enum APIError: Error, Sendable, Equatable {
@@ -55,6 +56,12 @@ public enum APIError: Error, Sendable, Equatable {
     /// The call did not finish within its total deadline of this many seconds, however busy the server
     /// kept the connection (see ``APIClient/deadline``, which says what it covers). It is never retried.
     case deadlineExceeded(TimeInterval)
+    /// The response body went past a limit of ``ResponseLimits``, so the transfer was stopped and its
+    /// connection closed: `limit` is the limit of that `kind` in bytes, and `received` how much of
+    /// the body there was when it stopped (the bytes that had arrived, after any `Content-Encoding` was
+    /// undone, the chunk that went past the limit included), or the `Content-Length` the server
+    /// announced when that alone was over the limit and nothing was read.
+    case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -103,12 +110,21 @@ extension APIError: CustomStringConvertible, LocalizedError {
                 + "RedirectPolicy(allowsInsecureRedirects: true) allows it"
         case .deadlineExceeded(let seconds):
             "The request did not finish within its deadline of \(Self.seconds(seconds)) s"
+        case .responseTooLarge(let kind, let limit, let received):
+            "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
+                + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
+                + (kind == .inMemory ? ", or download the body to a file" : "")
         }
     }
 
     /// `seconds` as a person writes them: `2`, `0.5`.
     private static func seconds(_ seconds: TimeInterval) -> String {
         seconds.isFinite && seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+    }
+
+    /// `count` bytes, in words: `512 bytes`, or `8388608 bytes (8.0 MiB)`.
+    private static func bytes(_ count: Int64) -> String {
+        count < 1024 * 1024 ? "\(count) bytes" : "\(count) bytes (\(String(format: "%.1f", Double(count) / 1_048_576)) MiB)"
     }
 
     /// The same text as ``description``, for `localizedDescription`.

@@ -56,7 +56,7 @@ extension APIClient {
         let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
         defer { prepared.cleanUp() }
         let progress = ProgressReporter(handler)
-        return try await perform(call, body: prepared, delivery: .streamed, response: \.response) {
+        return try await perform(call, body: prepared, delivery: .streamed, limit: .download, response: \.response) {
             received async throws(APIError) in
             let file = try DownloadFile(destination: destination)
             let expected = received.head.expectedContentLength

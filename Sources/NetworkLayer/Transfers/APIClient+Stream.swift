@@ -48,7 +48,7 @@ extension APIClient {
         let prepared = try await PreparedBody.prepare(call.upload, for: call.request)
         // Once the head is in, the body has been sent (an open file outlives its name).
         defer { prepared.cleanUp() }
-        return try await perform(call, body: prepared, delivery: .streamed, response: \.response) { received in
+        return try await perform(call, body: prepared, delivery: .streamed, limit: .stream, response: \.response) { received in
             ResponseStream(response: received.head, body: received.body, decoder: call.decoder, bufferLimit: bufferLimit)
         }
     }

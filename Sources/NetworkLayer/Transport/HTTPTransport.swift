@@ -44,16 +44,17 @@ public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response with its whole body.
     ///
     /// The default implementation collects the body of ``send(_:)``; a transport may implement it
-    /// directly when it can do so more cheaply.
-    /// - Parameter request: What to send, and how long it may stay idle.
+    /// directly when it can do so more cheaply. Either way it collects no more than the request's
+    /// ``TransportRequest/maximumBodySize``: past it, it stops the exchange at once.
+    /// - Parameter request: What to send, how long it may stay idle, and how much body it may collect.
     /// - Returns: The response with its whole body.
-    /// - Throws: As ``send(_:)``.
+    /// - Throws: As ``send(_:)``; ``APIError/responseTooLarge(_:limit:received:)`` past ``TransportRequest/maximumBodySize``.
     func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse
 }
 
 extension HTTPTransport {
-    /// Sends `request` with ``send(_:)`` and collects the body.
+    /// Sends `request` with ``send(_:)`` and collects the body, up to its ``TransportRequest/maximumBodySize``.
     public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
-        try await send(request).collected()
+        try await send(request).limited(to: request.maximumBodySize, .inMemory, method: request.urlRequest.httpMethod).collected()
     }
 }

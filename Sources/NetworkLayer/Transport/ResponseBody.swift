@@ -21,7 +21,20 @@ public struct ResponseBody: AsyncSequence, Sendable {
         case streamed(ResponseBodyReader)
     }
 
+    /// The most bytes a reader is handed before the body fails with
+    /// ``APIError/responseTooLarge(_:limit:received:)``.
+    struct Limit: Sendable {
+        let kind: ResponseLimits.Kind
+        let bytes: Int64
+
+        /// The error of a body that reached `received` bytes, if that is past the limit.
+        func check(_ received: Int64) throws(APIError) {
+            if received > bytes { throw .responseTooLarge(kind, limit: bytes, received: received) }
+        }
+    }
+
     private let storage: Storage
+    private var limit: Limit?
 
     /// A body that is already whole in memory; empty by default.
     public init(_ data: Data = Data()) {
@@ -54,11 +67,24 @@ public struct ResponseBody: AsyncSequence, Sendable {
         storage = .streamed(reader)
     }
 
+    /// The size of a body that is whole in memory, `nil` for a streamed one.
+    var wholeSize: Int64? {
+        if case .complete(let data) = storage { Int64(data.count) } else { nil }
+    }
+
+    /// This body, failing with ``APIError/responseTooLarge(_:limit:received:)`` (and ending the
+    /// transfer at once) as soon as more than `bytes` of it arrive, however it is read.
+    func limited(to bytes: Int64, _ kind: ResponseLimits.Kind) -> ResponseBody {
+        var body = self
+        body.limit = Limit(kind: kind, bytes: bytes)
+        return body
+    }
+
     /// Makes the iterator; a body is read once.
     public func makeAsyncIterator() -> Iterator {
         switch storage {
-        case .complete(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil)
-        case .streamed(let reader): Iterator(pending: nil, reader: reader)
+        case .complete(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil, limit: limit)
+        case .streamed(let reader): Iterator(pending: nil, reader: reader, limit: limit)
         }
     }
 
@@ -67,10 +93,11 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public func collect() async throws(APIError) -> Data {
         switch storage {
         case .complete(let data):
+            try limit?.check(Int64(data.count))
             return data
-        case .streamed(let reader):
+        case .streamed:
             let collected = Locked(Data())
-            try await reader.buffer.consume { chunk throws(APIError) in collected.withLock { $0.append(chunk) } }
+            try await consume { chunk throws(APIError) in collected.withLock { $0.append(chunk) } }
             // Taken out of the box, so that the caller holds the only reference and nothing is copied.
             return collected.withLock { data in
                 defer { data = Data() }
@@ -100,9 +127,20 @@ public struct ResponseBody: AsyncSequence, Sendable {
     func consume(_ handler: @escaping @Sendable (Data) throws(APIError) -> Void) async throws(APIError) {
         switch storage {
         case .complete(let data):
+            try limit?.check(Int64(data.count))
             if !data.isEmpty { try handler(data) }
         case .streamed(let reader):
-            try await reader.buffer.consume(handler)
+            guard let limit else { return try await reader.buffer.consume(handler) }
+            // Chunks come one at a time, but on whichever thread delivers them.
+            let received = Locked<Int64>(0)
+            try await reader.buffer.consume { chunk throws(APIError) in
+                try limit.check(
+                    received.withLock { received in
+                        received += Int64(chunk.count)
+                        return received
+                    })
+                try handler(chunk)
+            }
         }
     }
 
@@ -115,20 +153,36 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         private var pending: Data?
         private let reader: ResponseBodyReader?
+        private let limit: Limit?
+        private var received: Int64 = 0
 
-        fileprivate init(pending: Data?, reader: ResponseBodyReader?) {
+        fileprivate init(pending: Data?, reader: ResponseBodyReader?, limit: Limit?) {
             self.pending = pending
             self.reader = reader
+            self.limit = limit
         }
 
         /// The next chunk, or `nil` once the body has ended.
-        /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
+        /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task
+        ///   is cancelled; ``APIError/responseTooLarge(_:limit:received:)`` when the body went past its limit.
         public mutating func next() async throws(APIError) -> Data? {
-            if let chunk = pending {
-                pending = nil
-                return chunk
+            let chunk: Data?
+            if let pending {
+                self.pending = nil
+                chunk = pending
+            } else {
+                chunk = try await reader?.buffer.next()
             }
-            return try await reader?.buffer.next()
+            guard let limit, let chunk else { return chunk }
+            received += Int64(chunk.count)
+            do {
+                try limit.check(received)
+            } catch {
+                // The transfer stops here, whoever holds the body.
+                reader?.buffer.terminate(error)
+                throw error
+            }
+            return chunk
         }
     }
 

@@ -5,6 +5,17 @@ import Foundation
 #endif
 
 extension SessionTaskHandler {
+    /// The failure of a body to collect whose head announces more than ``maximumBodySize``: it ends
+    /// the exchange before any of the body is read.
+    func announcedTooLarge(_ response: HTTPURLResponse) -> APIError? {
+        guard let limit = maximumBodySize,
+            ResponseLimits.isAnnounced(
+                over: limit, length: response.expectedContentLength, statusCode: response.statusCode, method: method,
+                contentEncoding: response.value(forHTTPHeaderField: "Content-Encoding"))
+        else { return nil }
+        return .responseTooLarge(.inMemory, limit: limit, received: response.expectedContentLength)
+    }
+
     /// A streamed body whose reader ending early ends the exchange, and whose reader falling behind
     /// holds the transfer back: on Apple platforms by suspending the task, on Linux (where a task
     /// resumed after suspending starts again from the first byte) by spooling the rest to a file.

@@ -47,18 +47,30 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     private let engine: SessionEngine
     private let timeout: UInt64?
     private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
+    /// The most bytes of body collected before the exchange fails (``Mode/collect`` only).
+    let maximumBodySize: Int64?
+    /// The request's method: a `HEAD`'s `Content-Length` announces no body.
+    let method: String?
     private let state = Locked(State())
     #if canImport(FoundationNetworking)
         /// Where the body goes once a reader has fallen behind, since a Linux transfer cannot pause.
         let spool = Locked<BodySpool?>(nil)
     #endif
 
-    /// - Parameter timeout: The idle timeout in seconds, `nil` for none.
-    init(mode: Mode, engine: SessionEngine, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?) {
+    /// - Parameters:
+    ///   - timeout: The idle timeout in seconds, `nil` for none.
+    ///   - maximumBodySize: The most bytes of body collected, `nil` for no limit; read in ``Mode/collect`` only.
+    ///   - method: The request's method.
+    init(
+        mode: Mode, engine: SessionEngine, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?,
+        maximumBodySize: Int64? = nil, method: String? = nil
+    ) {
         self.mode = mode
         self.engine = engine
         self.timeout = timeout.map { UInt64(($0 * 1_000_000_000).rounded(.up)) }
         self.sendProgress = sendProgress
+        self.maximumBodySize = mode == .collect ? maximumBodySize : nil
+        self.method = method
     }
 
     /// Creates the task for `request` on `session`, starts it, and waits for the outcome: the head
@@ -232,6 +244,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 // A second head (multipart/x-mixed-replace, say) replaces the first and its body.
                 state.response = response
                 state.collected = Data()
+                if let tooLarge = announcedTooLarge(response) { return .failure(tooLarge) }
                 return nil
             }
             guard state.writer == nil else { return .failure(.invalidResponse) }
@@ -248,15 +261,23 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func didReceive(_ data: Data, of task: URLSessionTask) {
+        var tooLarge: APIError?
         let writer = state.withLock { state -> ResponseBody.Writer? in
             guard case .running = state.phase else { return nil }
             state.lastActivity = Self.now()
             if mode == .collect {
-                state.collected.append(data)
+                // Counted as libcurl hands it over, decoded: a body that inflates stops at the limit too.
+                let received = Int64(state.collected.count) + Int64(data.count)
+                if let limit = maximumBodySize, received > limit {
+                    tooLarge = .responseTooLarge(.inMemory, limit: limit, received: received)
+                } else {
+                    state.collected.append(data)
+                }
                 return nil
             }
             return state.writer
         }
+        if let tooLarge { return end(tooLarge) }
         guard let writer else {
             // Data before any head: take the task's head (unless it is interim, or not HTTP), then hand
             // the data to its body. Once the exchange has ended there is no body to hand it to.

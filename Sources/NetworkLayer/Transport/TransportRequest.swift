@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// What an ``HTTPTransport`` sends: a `URLRequest` (method, URL, headers and an in-memory body), or
-/// its head with a body streamed from a file, and how long the exchange may stay idle.
+/// its head with a body streamed from a file, how long the exchange may stay idle, and how much of
+/// the response body may be collected in memory.
 public struct TransportRequest: Sendable {
     /// The request: method, URL and headers, and its body when the body is in memory (`httpBody`,
     /// or a streamed `httpBodyStream`). Its `timeoutInterval` is not read: see ``timeout``.
@@ -20,6 +21,13 @@ public struct TransportRequest: Sendable {
     /// Called as the body goes out, with the bytes sent so far and the total when known; on an
     /// arbitrary thread, so keep it quick. `nil` by default.
     public var sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
+    /// The most bytes of response body ``HTTPTransport/data(for:)`` collects in memory, counted after
+    /// any `Content-Encoding` is undone; `nil` (the default) for no limit. Past it the transport stops
+    /// the exchange at once and fails with ``APIError/responseTooLarge(_:limit:received:)`` (kind
+    /// ``ResponseLimits/Kind/inMemory``); a `Content-Length` over it may fail as soon as the head
+    /// arrives. ``HTTPTransport/send(_:)`` does not read it: the reader of a streamed body counts
+    /// for itself. The client sets it from its ``ResponseLimits/inMemory``.
+    public var maximumBodySize: Int64?
 
     /// Creates a request for a transport.
     /// - Parameters:
@@ -27,16 +35,20 @@ public struct TransportRequest: Sendable {
     ///   - bodyFile: A file to stream as the body instead; `nil` by default.
     ///   - timeout: The idle timeout in seconds; `nil` (the default) leaves it to the transport.
     ///   - sendProgress: Called as the body goes out; `nil` by default.
+    ///   - maximumBodySize: The most bytes of response body ``HTTPTransport/data(for:)`` collects;
+    ///     `nil` (no limit) by default.
     public init(
         _ urlRequest: URLRequest,
         bodyFile: URL? = nil,
         timeout: TimeInterval? = nil,
-        sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil
+        sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
+        maximumBodySize: Int64? = nil
     ) {
         self.urlRequest = urlRequest
         self.bodyFile = bodyFile
         self.timeout = timeout
         self.sendProgress = sendProgress
+        self.maximumBodySize = maximumBodySize
     }
 
     /// Whether a body goes with the request: a file, or a non-empty or streamed body in ``urlRequest``.

@@ -26,4 +26,30 @@ public struct TransportResponse: Sendable {
     public func collected() async throws(APIError) -> HTTPResponse {
         head.with(body: try await body.collect())
     }
+
+    /// This response with its body held to `limit` bytes of `kind`: it fails at once when the body is
+    /// whole and longer, or when the head announces a longer one (ending the transfer unread), else as
+    /// soon as more arrives than the limit.
+    /// - Parameters:
+    ///   - limit: The most bytes of body; `nil` for no limit.
+    ///   - kind: Which limit it is, for the error.
+    ///   - method: The request's method (a `HEAD`'s `Content-Length` announces no body).
+    /// - Throws: ``APIError/responseTooLarge(_:limit:received:)`` when the body, or the head, says it is longer than `limit`.
+    func limited(to limit: Int64?, _ kind: ResponseLimits.Kind, method: String?) throws(APIError) -> TransportResponse {
+        guard let limit else { return self }
+        if let size = body.wholeSize {
+            // Its size is known: the head need not be read.
+            if size > limit { throw .responseTooLarge(kind, limit: limit, received: size) }
+            return self
+        }
+        let length = head.expectedContentLength
+        if ResponseLimits.isAnnounced(
+            over: limit, length: length, statusCode: head.statusCode, method: method, contentEncoding: head.headers["Content-Encoding"]),
+            let length
+        {
+            body.cancel()
+            throw .responseTooLarge(kind, limit: limit, received: length)
+        }
+        return TransportResponse(head: head, body: body.limited(to: limit, kind))
+    }
 }

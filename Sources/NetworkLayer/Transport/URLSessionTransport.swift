@@ -44,7 +44,8 @@ public struct URLSessionTransport: HTTPTransport {
         try await exchange(request, mode: .stream)
     }
 
-    /// Sends `request` and returns the response with its whole body, collected as it arrives.
+    /// Sends `request` and returns the response with its whole body, collected as it arrives, up to
+    /// its ``TransportRequest/maximumBodySize``.
     public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
         let response = try await exchange(request, mode: .collect)
         return response.head.with(body: try await response.body.collect())
@@ -58,7 +59,7 @@ public struct URLSessionTransport: HTTPTransport {
         #endif
         let handler = SessionTaskHandler(
             mode: mode, engine: engine, timeout: request.timeout ?? Self.timeout(of: session.configuration),
-            sendProgress: request.sendProgress)
+            sendProgress: request.sendProgress, maximumBodySize: request.maximumBodySize, method: request.urlRequest.httpMethod)
         let isAlone = SessionEngine.begin()
         let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
         SessionEngine.done()

@@ -72,5 +72,37 @@ extension ArticleTests {
             }
             #expect(gaveUpAfter == 0.3)
         }
+
+        enum CatalogueAPI: Endpoint {
+            case export
+            var base: String { "https://api.example.com" }
+            var path: String { "/catalogue/export" }
+            // The one call whose answer is larger than the rest: up to 256 MiB in memory.
+            var responseLimits: ResponseLimits? { ResponseLimits(inMemory: 256 * 1024 * 1024) }
+        }
+
+        @Test("Bodies larger than the limits: the client's limit stops a 9 MiB page; the endpoint's lets its export through")
+        func responseLimits() async throws {
+            let stubs = StubSession()
+            let large = Data(repeating: UInt8(ascii: " "), count: 9 * 1024 * 1024)
+            stubs.register(.get, "/3/movie/popular", StubResponse(body: large))
+            stubs.register(.get, "/catalogue/export", StubResponse(body: large))
+            let client = NetworkClient(
+                session: stubs.session, responseLimits: ResponseLimits(inMemory: 8 * 1024 * 1024),
+                callbackQueue: DispatchQueue(label: "articles"))
+            var printed: String?
+
+            do throws(APIError) {
+                let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+                Issue.record("expected a failure, got \(page)")
+            } catch .responseTooLarge(let kind, let limit, let received) {
+                printed = "stopped at \(received) bytes, past the \(kind) limit of \(limit)"
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+
+            #expect(printed == "stopped at \(9 * 1024 * 1024) bytes, past the inMemory limit of \(8 * 1024 * 1024)")
+            #expect(try await client.send(CatalogueAPI.export, as: Data.self).count == large.count)
+        }
     }
 }

@@ -10,10 +10,13 @@
     /// cancellation, the idle deadline, the reader giving up).
     ///
     /// AsyncHTTPClient calls the delegate on the request's event loop, one call at a time. The body
-    /// is collected into one buffer, or handed to a ``ResponseBody`` whose reader falling behind
-    /// holds the next read back: ``didReceiveBodyPart(task:_:)`` answers with a future that
-    /// completes once the reader has caught up, and AsyncHTTPClient reads no more of the socket
-    /// until then.
+    /// is collected into one buffer (up to its limit: past it the exchange ends at once, and a
+    /// `Content-Length` over it ends it at the head), or handed to a ``ResponseBody`` whose reader
+    /// falling behind holds the next read back: ``didReceiveBodyPart(task:_:)`` answers with a future
+    /// that completes once the reader has caught up, and AsyncHTTPClient reads no more of the socket
+    /// until then. A gzip or deflate body is inflated here when the client does not inflate it itself,
+    /// a slice at a time (see ``AsyncHTTPClientInflater``), each slice counted and delivered before
+    /// the next is inflated.
     ///
     /// A request that fails before any response because its connection went away is sent again on
     /// another, up to ``maximumResends`` times (see ``AsyncHTTPClientFailure/mayResend(after:method:requestHeadSent:)``):
@@ -32,7 +35,7 @@
         /// How many times a request whose connection went away before any response is sent again.
         static let maximumResends = 3
 
-        private enum Phase {
+        enum Phase {
             /// Before the head (stream) or the end (collect).
             case waiting
             /// Streaming the body to its reader.
@@ -43,7 +46,7 @@
             case completed
         }
 
-        private struct State {
+        struct State {
             var phase = Phase.waiting
             var waiter: Waiter?
             var request: HTTPClient.Request?
@@ -73,6 +76,8 @@
             /// Uptime of the last byte sent or received, in nanoseconds.
             var lastActivity: UInt64 = 0
             var deadline: UInt64?
+            /// Inflates the body, when it is compressed and the client does not inflate it itself.
+            var inflater: NIOLoopBound<AsyncHTTPClientInflater>?
 
             /// The streaming body's writer; `nil` (and the exchange over) once ended or completed.
             var writerIfRunning: ResponseBody.Writer?? {
@@ -92,31 +97,40 @@
                     waiter = nil
                     demand = nil
                     collected = Data()
+                    inflater = nil
                 }
                 return (waiter, demand)
             }
         }
 
         private let mode: Mode
+        /// The most bytes of body collected before the exchange fails (``Mode/collect`` only).
+        let maximumBodySize: Int64?
         private let timeout: UInt64?
         private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
         /// Whether the body can be sent again: not when it is a stream, which is read once.
         private let canResend: Bool
         /// The files the body's sendings opened, closed once the exchange ends.
         private let files: OpenedBodyFiles
-        private let state = Locked(State())
+        /// Whether a gzip or deflate body is inflated here: the client does not inflate it itself.
+        private let inflates: Bool
+        let state = Locked(State())
 
         /// - Parameters:
         ///   - timeout: The idle timeout in seconds, `nil` for none.
         ///   - sendProgress: Told of the body going out.
         ///   - canResend: Whether the body can be sent again.
         ///   - files: Where the body's sendings register the files they open.
+        ///   - maximumBodySize: The most bytes of body collected, `nil` for no limit; read in ``Mode/collect`` only.
+        ///   - inflates: Whether to inflate a gzip or deflate body, which the client does not.
         init(
             mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool,
-            files: OpenedBodyFiles
+            files: OpenedBodyFiles, maximumBodySize: Int64? = nil, inflates: Bool = false
         ) {
             self.files = files
+            self.inflates = inflates
             self.mode = mode
+            self.maximumBodySize = mode == .collect ? maximumBodySize : nil
             self.timeout = timeout.map { UInt64(min($0, 1e9) * 1_000_000_000) }
             self.sendProgress = sendProgress
             self.canResend = canResend
@@ -234,6 +248,7 @@
         /// none reaches here, nor counts as activity.
         func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
             var isEarlyRedirect = false
+            var tooLarge: APIError?
             let delivery = state.withLock { state -> (Waiter, TransportResponse)? in
                 guard case .waiting = state.phase else { return nil }
                 state.lastActivity = Self.now()
@@ -247,12 +262,23 @@
                     _ = state.close(as: .completed)
                     return (waiter, TransportResponse(head: Self.response(head, url: state.url)))
                 }
+                // Made on the event loop of the body's calls, the one it may be used on.
+                if inflates, Self.hasBody(head, method: state.request?.method), let inflater = AsyncHTTPClientInflater(for: head) {
+                    state.inflater = NIOLoopBound(inflater, eventLoop: task.eventLoop)
+                }
                 switch mode {
                 case .collect:
-                    if Self.hasBody(head, method: state.request?.method),
-                        let length = head.headers.first(name: "Content-Length").flatMap(Int.init), length > 0
+                    let length = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                    if let limit = maximumBodySize,
+                        ResponseLimits.isAnnounced(
+                            over: limit, length: length, statusCode: Int(head.status.code), method: state.request?.method.rawValue,
+                            contentEncoding: head.headers.first(name: "Content-Encoding")),
+                        let length
                     {
-                        state.collected.reserveCapacity(min(length, Self.largestReservation))
+                        // Announced too long: fail before reading any of it.
+                        tooLarge = .responseTooLarge(.inMemory, limit: limit, received: length)
+                    } else if Self.hasBody(head, method: state.request?.method), let length, length > 0 {
+                        state.collected.reserveCapacity(Int(min(length, maximumBodySize ?? length, Int64(Self.largestReservation))))
                     }
                     return nil
                 case .stream:
@@ -274,38 +300,26 @@
                 files.closeAll()
                 task.fail(reason: APIError.cancelled)
             }
+            if let tooLarge { end(tooLarge) }
             return task.eventLoop.makeSucceededVoidFuture()
         }
 
         func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
-            let step = state.withLock { state -> (ResponseBody.Writer, UInt64)? in
-                state.lastActivity = Self.now()
-                switch state.phase {
-                case .waiting:
-                    // Collecting (a stream's body comes after its head, in `.streaming`).
-                    state.collected.append(contentsOf: buffer.readableBytesView)
-                    return nil
-                case .streaming(let writer):
-                    return (writer, state.catchUps)
-                case .ended, .completed:
-                    return nil
-                }
+            if let inflater = state.withLock({ $0.inflater }) { return inflate(buffer, with: inflater, task: task) }
+            switch deliver(buffer) {
+            case .more, .stop: return task.eventLoop.makeSucceededVoidFuture()
+            case .pause(let catchUps): return demand(since: catchUps, on: task.eventLoop)
             }
-            guard let (writer, catchUps) = step else { return task.eventLoop.makeSucceededVoidFuture() }
-            let chunk = buffer.getData(at: buffer.readerIndex, length: buffer.readableBytes, byteTransferStrategy: .automatic) ?? Data()
-            guard writer.yield(chunk) == .pause else { return task.eventLoop.makeSucceededVoidFuture() }
-            // The reader is behind: AsyncHTTPClient reads on once it has caught up.
-            let demand = task.eventLoop.makePromise(of: Void.self)
-            let waits = state.withLock { state -> Bool in
-                guard case .streaming = state.phase, state.catchUps == catchUps else { return false }
-                state.demand = demand
-                return true
-            }
-            if !waits { demand.succeed(()) }
-            return demand.futureResult
         }
 
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            if let inflater = state.withLock({ $0.inflater }) {
+                do throws(APIError) {
+                    try inflater.value.finish()
+                } catch {
+                    return end(error)
+                }
+            }
             let finished = state.withLock { state -> (Waiter?, ResponseBody.Writer?, TransportResponse?)? in
                 guard let writer = state.writerIfRunning else { return nil }
                 let response = state.head.map { TransportResponse(Self.response($0, url: state.url, body: state.collected)) }
@@ -366,18 +380,7 @@
             }
         }
 
-        // MARK: Backpressure and the idle deadline
-
-        /// The reader has caught up: AsyncHTTPClient may read on.
-        private func readerCaughtUp() {
-            let demand = state.withLock { state in
-                state.catchUps &+= 1
-                state.lastActivity = Self.now()
-                defer { state.demand = nil }
-                return state.demand
-            }
-            demand?.succeed(())
-        }
+        // MARK: The idle deadline
 
         private func scheduleDeadline(at uptime: UInt64) -> UInt64 {
             DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
@@ -408,7 +411,7 @@
             method != .HEAD && head.status.code >= 200 && head.status != .noContent && head.status != .notModified
         }
 
-        private static func now() -> UInt64 {
+        static func now() -> UInt64 {
             DispatchTime.now().uptimeNanoseconds
         }
     }

@@ -38,6 +38,7 @@
     /// | The connection closed or reset under the exchange, a body cut short | `networkConnectionLost` |
     /// | A response that is not HTTP, or breaks its framing | `badServerResponse` |
     /// | A compressed body that does not decompress | `cannotDecodeContentData` |
+    /// | A compressed body past the client's own decompression limit | `dataLengthExceedsMaximum` |
     /// | Too many redirects, or a redirect loop | `httpTooManyRedirects` |
     /// | A URL without a host, or of a scheme other than HTTP(S) | `badURL`, `unsupportedURL` |
     ///
@@ -77,6 +78,14 @@
                     return requestFailed(code(of: error), error, description: error.shortDescription, url: url)
                 }
             }
+            if isDecompressionLimit(error) {
+                return requestFailed(
+                    .dataLengthExceedsMaximum, error,
+                    description: "the compressed body inflated past the decompression limit of the HTTPClient's configuration "
+                        + "(its `decompression`); a client made from AsyncHTTPClientTransport.defaultConfiguration() has none, "
+                        + "and ResponseLimits bound the decompressed body instead",
+                    url: url)
+            }
             if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut }
             if let error = error as? IOError, error.errnoCode == ETIMEDOUT { return .timedOut }
             if isCertificateVerificationFailure(error) {
@@ -101,6 +110,14 @@
                 return isIdempotent || !requestHeadSent
             }
             return isIdempotent && error is HTTPParserError
+        }
+
+        /// Whether `error` is SwiftNIO's `NIOHTTPDecompression.DecompressionError.limit`: a body that
+        /// inflated past the decompression limit of the client's configuration (named by type and case,
+        /// so that NetworkLayer needs no dependency on NIOHTTPCompression).
+        static func isDecompressionLimit(_ error: any Error) -> Bool {
+            String(reflecting: type(of: error)) == "NIOHTTPCompression.NIOHTTPDecompression.DecompressionError"
+                && String(describing: error) == "limit"
         }
 
         private static func requestFailed(_ code: URLError.Code, _ error: any Error, description: String, url: URL?) -> APIError {

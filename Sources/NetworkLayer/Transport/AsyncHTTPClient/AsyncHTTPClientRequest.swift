@@ -23,7 +23,8 @@
         /// The most read from a file or stream at a time.
         static let chunkSize = 128 * 1024
 
-        /// The request for `request`.
+        /// The request for `request`, asking for a gzip or deflate body (`Accept-Encoding: gzip, deflate`)
+        /// when `acceptsCompression` and the request does not say what it accepts.
         /// - Throws: ``APIError/requestFailed(_:)`` with `badURL` or `unsupportedURL` for a URL
         ///   AsyncHTTPClient cannot send to; ``APIError/invalidRequest(_:)`` for a body file that
         ///   cannot be read.
@@ -31,7 +32,10 @@
         ///   - request: What to send.
         ///   - files: Where each sending of a file body registers the file it opens, for the exchange
         ///     to close once it ends, whatever becomes of AsyncHTTPClient's own hold on the body.
-        static func make(from request: TransportRequest, files: OpenedBodyFiles) throws(APIError) -> HTTPClient.Request {
+        ///   - acceptsCompression: Whether to ask for a gzip or deflate body, which the transport inflates; `false` by default.
+        static func make(
+            from request: TransportRequest, files: OpenedBodyFiles, acceptsCompression: Bool = false
+        ) throws(APIError) -> HTTPClient.Request {
             let urlRequest = request.urlRequest
             guard let url = urlRequest.url else {
                 throw .requestFailed(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the request has no URL"]))
@@ -40,6 +44,9 @@
             if let fields = urlRequest.allHTTPHeaderFields {
                 headers.reserveCapacity(fields.count)
                 for (name, value) in fields { headers.add(name: name, value: value) }
+            }
+            if acceptsCompression, !headers.contains(name: "Accept-Encoding") {
+                headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
             do {
                 return try HTTPClient.Request(

@@ -33,11 +33,21 @@
     /// fails the first one it follows with ``APIError/invalidRequest(_:)``, which says so. Connection
     /// pooling, TLS, proxies and decompression are the `HTTPClient`'s: with ``defaultClient`` gzip and
     /// deflate bodies arrive decoded. There is no cookie store and no URL cache.
+    ///
+    /// When the client does not decompress bodies itself (its `decompression` is `.disabled`, as in
+    /// ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
+    /// says what it accepts, and inflates the body a slice at a time, each counted against
+    /// ``TransportRequest/maximumBodySize`` before the next is inflated. There is no ratio limit, so a
+    /// legitimate body that compresses well passes, and a decompression bomb stops within 2 MiB of
+    /// the limit. A client that decompresses itself inflates all of a socket read at once (64 KiB can
+    /// become 64 MiB) before the limit can see it.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// The client that sends the requests; the transport never shuts it down.
         public let client: HTTPClient
         /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
         public let timeout: TimeInterval
+        /// Whether gzip and deflate bodies are inflated here, since the client does not inflate them.
+        private let inflates: Bool
 
         /// The client transports use unless given one: `HTTPClient.shared`'s configuration with the
         /// changes below, which make it behave as ``NetworkClient``'s `URLSession` does.
@@ -54,6 +64,12 @@
         /// - No read timeout of AsyncHTTPClient's own (the singleton's is 90 seconds): the transport's
         ///   idle timeout is the one timeout, and does not count the time a stream's reader holds the
         ///   body back. A client of your own with a read timeout fails a request silent for that long.
+        /// - No decompression of its own (`.disabled`) instead of the singleton's, limited to a ratio of
+        ///   25 to 1: the transport inflates gzip and deflate bodies itself, with no ratio limit (JSON of
+        ///   repetitive records compresses 160 to 1, and the singleton refuses it), bounded instead by
+        ///   the client's ``ResponseLimits``, counted a slice at a time. A client of your own whose
+        ///   decompression has a limit fails a body past it with ``APIError/requestFailed(_:)``
+        ///   (`dataLengthExceedsMaximum`).
         ///
         /// Made once per process and never shut down, like `HTTPClient.shared`. Like any client, it
         /// takes the tracer bootstrapped at the time it is made (see `defaultConfiguration()`).
@@ -75,6 +91,9 @@
             configuration.redirectConfiguration = .disallow
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+            // The transport inflates bodies itself, a slice at a time, so that the client's ResponseLimits
+            // bound what a body inflates to; a ratio limit would refuse legitimate, compressible bodies.
+            configuration.decompression = .disabled
             if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }
             return configuration
         }
@@ -88,6 +107,18 @@
         public init(client: HTTPClient = defaultClient, timeout: TimeInterval = 60) {
             self.client = client
             self.timeout = timeout
+            inflates = Self.inflatesBodies(for: client)
+        }
+
+        /// Whether the transport inflates gzip and deflate bodies itself: when `client` does not
+        /// (its configuration's `decompression` is `.disabled`). AsyncHTTPClient keeps a client's
+        /// configuration to itself, so it is read by reflection; should that fail (a later version of
+        /// AsyncHTTPClient), nothing is inflated here, and a client without decompression asks for none.
+        private static func inflatesBodies(for client: HTTPClient) -> Bool {
+            let configuration = Mirror(reflecting: client).children.first { $0.label == "configuration" }?.value
+            guard let decompression = (configuration as? HTTPClient.Configuration)?.decompression else { return false }
+            if case .disabled = decompression { return true }
+            return false
         }
 
         /// Sends `request` and returns as soon as the head arrives; the body streams after it.
@@ -105,8 +136,10 @@
             let files = OpenedBodyFiles()
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
-                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files)
-            switch await exchange.run(try AsyncHTTPClientRequest.make(from: request, files: files), on: client) {
+                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files,
+                maximumBodySize: request.maximumBodySize, inflates: inflates)
+            let made = try AsyncHTTPClientRequest.make(from: request, files: files, acceptsCompression: inflates)
+            switch await exchange.run(made, on: client) {
             case .success(let response): return response
             // NIOSSL does not say why a certificate failed verification: look at it to tell.
             case .failure(let error): throw await AsyncHTTPClientCertificateCheck.refined(error, client: client)
