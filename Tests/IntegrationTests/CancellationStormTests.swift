@@ -73,6 +73,9 @@ struct CancellationStormTests {
             #expect(threads.highest <= Self.threadLimit, "round \(round): \(threads.highest) threads")
             let left = (try? FileManager.default.contentsOfDirectory(atPath: downloads.path)) ?? []
             #expect(left.isEmpty, "round \(round): \(left.count) files left behind")
+            let uploadsClosed = await eventually(timeout: 10) { ProcessResources.descriptors(openOn: upload) == 0 }
+            let uploadsOpen = ProcessResources.descriptors(openOn: upload)
+            #expect(uploadsClosed, "round \(round): \(uploadsOpen) descriptors of the uploaded file still open")
             if let idleDescriptors {
                 let limit = idleDescriptors + transport.connectionsPerHost + 8
                 let settled = await eventually(timeout: 10) { (ProcessResources.fileDescriptors ?? 0) <= limit }

@@ -115,16 +115,7 @@ struct UploadFaultTests {
         let limit = idle + transport.connectionsPerHost
         let settled = await eventually(timeout: 10) { (ProcessResources.fileDescriptors ?? 0) <= limit }
         #expect(settled, "\(ProcessResources.fileDescriptors ?? 0) descriptors open, \(idle) before")
-        let openUploads = Self.openDescriptors(of: file)
+        let openUploads = ProcessResources.descriptors(openOn: file)
         #expect(openUploads == 0, "\(openUploads) descriptors of the uploaded file are still open")
-    }
-
-    /// How many of this process's descriptors are open on `file`.
-    private static func openDescriptors(of file: URL) -> Int {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        let path = file.resolvingSymlinksInPath().path
-        return entries.filter { entry in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")) == path
-        }.count
     }
 }

@@ -15,6 +15,13 @@ public enum ProcessResources {
         entries(in: "/proc/self/fd").map { $0 - 1 }
     }
 
+    /// How many of the process's descriptors are open on `file` now: 0 where `/proc` is missing.
+    public static func descriptors(openOn file: URL) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        let path = file.resolvingSymlinksInPath().path
+        return entries.filter { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == path }.count
+    }
+
     private static func entries(in path: String) -> Int? {
         (try? FileManager.default.contentsOfDirectory(atPath: path))?.count
     }

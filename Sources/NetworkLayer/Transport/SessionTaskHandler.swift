@@ -11,6 +11,18 @@ import Foundation
 /// It hears the task's callbacks (as its delegate on Apple platforms; through ``SessionDelegate`` on
 /// Linux), keeps the time of the last byte sent or received, and either collects the body or streams
 /// it into a ``ResponseBody`` whose reader can slow the transfer down (see ``pause()``).
+///
+/// The rules of its state machine (`idle` → `running` → `completed`, or `ended` by this side):
+/// - Every change of phase happens under the lock, and whatever it releases (the waiter, the writer,
+///   the deadline, the task to cancel) is taken out under it and used after: each is used once.
+/// - A callback that comes when the phase is not `running` (after cancellation, the idle deadline,
+///   the reader giving up, or completion; late, twice or out of order) does nothing: it neither
+///   re-enters the handler nor resumes anything.
+/// - ``end(_:)`` may be called any number of times from any thread: the first wins; a task that is
+///   created after it is cancelled at once and never resumed.
+/// - An interim `1xx` head is skipped and is no activity; a second final head replaces the first when
+///   collecting and fails a stream with ``APIError/invalidResponse``.
+/// - Completion without a head, or with only an interim one, fails with ``APIError/invalidResponse``.
 final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// What the exchange gives back: the response head, a redirect's included, and its body.
     typealias Outcome = (response: HTTPURLResponse, body: ResponseBody)
@@ -329,29 +341,6 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             finished.waiter?.resume(returning: .success((response, ResponseBody(body))))
         }
-    }
-
-    /// The failure of a response whose `Content-Length` fields disagree (`12` and `400`, which
-    /// Foundation joins as `12, 400`): libcurl would take the last and read on to it, so a server, or
-    /// anyone on the path, could make the body swallow the next response (RFC 9112 §6.3).
-    static func conflictingContentLength(_ response: HTTPURLResponse) -> APIError? {
-        guard let value = response.value(forHTTPHeaderField: "Content-Length"), value.utf8.contains(UInt8(ascii: ",")) else {
-            return nil
-        }
-        let lengths = Set(value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
-        guard lengths.count > 1 else { return nil }
-        var userInfo: [String: Any] = [NSLocalizedDescriptionKey: "the response has conflicting Content-Length fields (\(value))"]
-        userInfo[NSURLErrorFailingURLErrorKey] = response.url
-        return .requestFailed(URLError(.badServerResponse, userInfo: userInfo))
-    }
-
-    /// The error a task completed with, as an ``APIError``; on Linux with the code of its cause (see
-    /// ``FoundationNetworkingFailure``).
-    private static func apiError(_ error: any Error, headReceived: Bool) -> APIError {
-        #if canImport(FoundationNetworking)
-            if let error = error as? URLError { return FoundationNetworkingFailure.apiError(error, headReceived: headReceived) }
-        #endif
-        return APIError(transportError: error)
     }
 
     /// Resumes the waiter with the outcome, once.

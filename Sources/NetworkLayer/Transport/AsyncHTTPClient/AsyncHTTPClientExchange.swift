@@ -22,6 +22,15 @@
     /// another, up to ``maximumResends`` times (see ``AsyncHTTPClientFailure/mayResend(after:method:requestHeadSent:)``):
     /// AsyncHTTPClient reuses a pooled connection without checking that the server still holds it
     /// open, as curl does. Once any response has come (a redirect's too), only an idempotent request is.
+    ///
+    /// The rules of its state machine (`waiting` → `streaming` → `completed`, or `ended` by this side):
+    /// - Every change of phase happens under the lock, and what it releases (the waiter, the writer, the
+    ///   reader's demand, the files the body opened) is taken out under it and used once, after it.
+    /// - A call of AsyncHTTPClient's that comes once the exchange is over (a late body part, a failure
+    ///   after completion, the failure of a sending that was replaced by a resend) does nothing, and
+    ///   a demand AsyncHTTPClient waits for is always fulfilled.
+    /// - ``end(_:)`` may be called any number of times from any thread: the first wins, and fails
+    ///   AsyncHTTPClient's task, which closes the connection.
     final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Sendable {
         typealias Response = Void
         typealias Waiter = CheckedContinuation<Result<TransportResponse, APIError>, Never>
