@@ -143,6 +143,18 @@ struct FaultTests {
         }
     }
 
+    @Test(
+        "10,000 header lines through every way of sending over URLSession, alone: slow to parse, but the whole answer",
+        .enabled(if: TransportKind.all.contains(.urlSession), "this run covers AsyncHTTPClient only"))
+    func tenThousandHeadersOverURLSession() async throws {
+        let client = TransportKind.urlSession.makeClient()
+        for verb in Verb.allCases {
+            let directory = try TemporaryDirectory()
+            let outcome = try await Self.run(.tenThousandHeaders, through: verb, on: client, in: directory, timeout: 8)
+            #expect(outcome == .returned(bytes: verb.decodes ? nil : 12), "through \(verb.rawValue)")
+        }
+    }
+
     @Test("Every fault through every way of sending, 50 at once on one client, ends as it does alone", arguments: TransportKind.all)
     func allAtOnce(transport: TransportKind) async throws {
         let client = transport.makeClient()
@@ -242,8 +254,9 @@ struct FaultTests {
 
     /// Sends `fault` through `verb`, with a wall timeout, and says how it ended. A download's file is
     /// checked and removed, so that what is left in `directory` is what the call left behind.
-    static func run(_ fault: Fault, through verb: Verb, on client: NetworkClient, in directory: TemporaryDirectory) async throws -> Outcome
-    {
+    static func run(
+        _ fault: Fault, through verb: Verb, on client: NetworkClient, in directory: TemporaryDirectory, timeout: TimeInterval = timeout
+    ) async throws -> Outcome {
         let (base, path) = try fault.location()
         let upload = directory.file(uploadName)
         try Data(repeating: 0x75, count: 5000).write(to: upload)
