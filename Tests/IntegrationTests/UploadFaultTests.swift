@@ -36,25 +36,10 @@ struct UploadFaultTests {
         try Pattern.data(count: 50_000_000).write(to: large)
         let client = transport.makeClient(timeout: 10)
         let files = Array(repeating: small, count: 100) + Array(repeating: large, count: 20)
-        let errors = await withTaskGroup(of: APIError?.self) { group in
-            var errors: [APIError?] = []
-            for (index, file) in files.enumerated() {
-                // Twenty at a time.
-                if index >= 20, let error = await group.next() { errors.append(error) }
-                let after = Int.random(in: 16 * 1024...1024 * 1024)
-                group.addTask {
-                    let upload = Upload(base: base, path: "/reset-upload", file: file, parameters: ["after": after])
-                    do throws(APIError) {
-                        _ = try await client.upload(for: upload, as: Data.self)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            }
-            for await error in group { errors.append(error) }
-            return errors
+        let uploads = files.map { file in
+            Upload(base: base, path: "/reset-upload", file: file, parameters: ["after": Int.random(in: 16 * 1024...1024 * 1024)])
         }
+        let errors = await Self.errors(of: uploads, on: client, atOnce: 20)
         #expect(errors.count == 120)
         let unexpected = errors.filter { error in
             guard case .requestFailed? = error else { return true }
@@ -95,21 +80,8 @@ struct UploadFaultTests {
         let client = transport.makeClient(timeout: 1)
         _ = try await client.upload(for: Upload(base: base, path: "/ok", file: file), as: Data.self)
         let idle = try #require(ProcessResources.fileDescriptors)
-        let errors = await withTaskGroup(of: APIError?.self) { group in
-            for _ in 0..<50 {
-                group.addTask {
-                    do throws(APIError) {
-                        _ = try await client.upload(for: Upload(base: base, path: "/stall-upload", file: file), as: Data.self)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            }
-            var errors: [APIError?] = []
-            for await error in group { errors.append(error) }
-            return errors
-        }
+        let stalled = Array(repeating: Upload(base: base, path: "/stall-upload", file: file), count: 50)
+        let errors = await Self.errors(of: stalled, on: client, atOnce: 50)
         #expect(errors.allSatisfy { $0 == .timedOut }, "\(errors.filter { $0 != .timedOut }.prefix(3))")
         // The connections the transport keeps for reuse may stay; nothing else of these uploads may.
         let limit = idle + transport.connectionsPerHost
@@ -117,5 +89,25 @@ struct UploadFaultTests {
         #expect(settled, "\(ProcessResources.fileDescriptors ?? 0) descriptors open, \(idle) before")
         let openUploads = ProcessResources.descriptors(openOn: file)
         #expect(openUploads == 0, "\(openUploads) descriptors of the uploaded file are still open")
+    }
+
+    /// Sends every upload, `atOnce` at a time, and returns how each ended: `nil` for an answer, else its error.
+    private static func errors(of uploads: [Upload], on client: NetworkClient, atOnce: Int) async -> [APIError?] {
+        await withTaskGroup(of: APIError?.self) { group in
+            var errors: [APIError?] = []
+            for (index, upload) in uploads.enumerated() {
+                if index >= atOnce, let error = await group.next() { errors.append(error) }
+                group.addTask {
+                    do throws(APIError) {
+                        _ = try await client.upload(for: upload, as: Data.self)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+            }
+            for await error in group { errors.append(error) }
+            return errors
+        }
     }
 }
