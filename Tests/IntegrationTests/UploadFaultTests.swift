@@ -87,8 +87,8 @@ struct UploadFaultTests {
         let limit = idle + transport.connectionsPerHost
         let settled = await eventually(timeout: 10) { (ProcessResources.fileDescriptors ?? 0) <= limit }
         #expect(settled, "\(ProcessResources.fileDescriptors ?? 0) descriptors open, \(idle) before")
-        let openUploads = ProcessResources.descriptors(openOn: file)
-        #expect(openUploads == 0, "\(openUploads) descriptors of the uploaded file are still open")
+        let uploadsClosed = await eventually(timeout: 10) { ProcessResources.descriptors(openOn: file) == 0 }
+        #expect(uploadsClosed, "\(ProcessResources.descriptors(openOn: file)) descriptors of the uploaded file are still open")
     }
 
     /// Sends every upload, `atOnce` at a time, and returns how each ended: `nil` for an answer, else its error.
