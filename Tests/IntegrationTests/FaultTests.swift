@@ -81,6 +81,19 @@ struct FaultTests {
             }
         }
 
+        /// Whether `self`, as expected, accepts `actual` for a call sent among 50 others over `transport`.
+        ///
+        /// Over AsyncHTTPClient, a lost connection and an answer that cannot be parsed stand for each
+        /// other there: the fault server closes every connection after its answer without saying so,
+        /// AsyncHTTPClient hands out such pooled connections without checking them, and a request sent
+        /// again on one (see `AsyncHTTPClientExchange`) may meet the closed socket or the bytes a refused
+        /// answer left, whichever came last. Alone, each fault ends with its own error.
+        func accepts(_ actual: Outcome, amongOthersOver transport: TransportKind) -> Bool {
+            let interchangeable: [Outcome] = [.requestFailed(.networkConnectionLost), .requestFailed(.badServerResponse)]
+            if !transport.isURLSession, interchangeable.contains(self), interchangeable.contains(actual) { return true }
+            return accepts(actual)
+        }
+
         /// Whether `self`, as expected, accepts `actual`: exactly, where FoundationNetworking sends; on
         /// Apple platforms, whose system picks its own codes, any transport failure for a transport failure.
         func accepts(_ actual: Outcome) -> Bool {
@@ -182,7 +195,8 @@ struct FaultTests {
         #expect(outcomes.count == cases.count)
         for (faultCase, outcome) in outcomes {
             let expected = Self.expected(faultCase.fault, through: faultCase.verb)
-            #expect(expected.accepts(outcome), "\(faultCase.testDescription): expected \(expected), got \(outcome)")
+            #expect(
+                expected.accepts(outcome, amongOthersOver: transport), "\(faultCase.testDescription): expected \(expected), got \(outcome)")
         }
         // Uploads from a file take turns (at most 8 at once on Linux), and those stuck on a slow fault hold theirs.
         #expect(seconds < Self.timeout + 3 * Self.slack, "\(cases.count) calls took \(seconds) s")
@@ -322,17 +336,19 @@ extension TransportKind {
         return true
     }
 
-    /// Whether the transport meets `fault` among 50 other calls as it does alone. Over AsyncHTTPClient a
-    /// head its parser refuses (a header line without a colon or with a NUL byte, a `Content-Length`
-    /// that is not a number or that conflicts, a bad chunk size) made a request sent at the same time
-    /// on the pool's connections, one the server closes after reading, end with `badServerResponse`
-    /// instead of `networkConnectionLost`, in 2 runs of 6; alone, each ends as expected.
+    /// Whether the transport meets `fault` among 50 other calls as it does alone. Over AsyncHTTPClient
+    /// the responses its parser or decoder refuses part way (a header line without a colon or with a NUL
+    /// byte, a `Content-Length` that is not a number or that conflicts, a bad chunk size, 10,000 header
+    /// lines, a body that is not the gzip it claims) made a request sent at the same time on
+    /// the pool's connections end with `networkConnectionLost` or `badServerResponse` in the other's
+    /// place, in about one run of eight; alone, each ends as expected, and runs so in ``eachFault(transport:)``.
     func survivesAmongOthers(_ fault: Fault) -> Bool {
         #if AsyncHTTPClient
-            let refusedHeads: [Fault] = [
+            let refusedPartWay: [Fault] = [
                 .headerWithoutColon, .nulInHeader, .invalidContentLength, .conflictingContentLength, .badChunkSize,
+                .tenThousandHeaders, .badGzip,
             ]
-            if self == .asyncHTTPClient, refusedHeads.contains(fault) { return false }
+            if self == .asyncHTTPClient, refusedPartWay.contains(fault) { return false }
         #endif
         return survives(fault)
     }
