@@ -32,15 +32,8 @@
     /// Swift 6.3.1 with `badURL` before anything is sent (swift-corelibs-foundation#5496): its `URL`
     /// and libcurl disagree on the host's brackets. There is no form of the URL both accept, so
     /// ``URLSessionTransport`` refuses such a request with ``APIError/invalidRequest(_:)`` saying so
-    /// (``ipv6LiteralHostError(_:)``), and a redirect to one fails the same way.
+    /// (``ipv6LiteralHostError(_:)``) before every task, a redirect's included.
     enum FoundationNetworkingFailure {
-        /// The ``APIError`` for `error`, a task's failure: `byCause(_:headReceived:)`, or the
-        /// explanation of an IPv6 literal host FoundationNetworking reported as `badURL`.
-        static func apiError(_ error: URLError, headReceived: Bool) -> APIError {
-            if error.code == .badURL, let url = error.failingURL, let refusal = ipv6LiteralHostError(url) { return refusal }
-            return APIError(transportError: byCause(error, headReceived: headReceived))
-        }
-
         /// The error for a request to `url` when its host is an IPv6 literal, which FoundationNetworking
         /// cannot send to; `nil` for any other host.
         static func ipv6LiteralHostError(_ url: URL) -> APIError? {

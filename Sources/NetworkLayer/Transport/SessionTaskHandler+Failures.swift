@@ -23,7 +23,9 @@ extension SessionTaskHandler {
     /// ``FoundationNetworkingFailure``).
     static func apiError(_ error: any Error, headReceived: Bool) -> APIError {
         #if canImport(FoundationNetworking)
-            if let error = error as? URLError { return FoundationNetworkingFailure.apiError(error, headReceived: headReceived) }
+            if let error = error as? URLError {
+                return APIError(transportError: FoundationNetworkingFailure.byCause(error, headReceived: headReceived))
+            }
         #endif
         return APIError(transportError: error)
     }
