@@ -16,6 +16,57 @@ enum URLBuilder {
         return try componentsURL(base: base, path: path, escapedPath: escapedPath, query: query)
     }
 
+    /// `base` itself when it is absolute (see ``isRelative(_:)``), else `base` resolved against `baseURL`:
+    /// the base URL's path, then `base`'s path with exactly one `/` between them, then the base
+    /// URL's query followed by any query `base` carries, then the base URL's fragment.
+    /// - Throws: ``APIError/invalidURL(_:)`` with `base` when `base` is relative and there is no `baseURL`.
+    static func absoluteBase(_ base: String, against baseURL: URL?) throws(APIError) -> String {
+        guard isRelative(base) else { return base }
+        guard let baseURL else { throw .invalidURL(base) }
+        let root = baseURL.absoluteString
+        let (rootPrefix, rootQuery, rootFragment) = split(root)
+        let (relativePath, relativeQuery, _) = split(base)
+        var text = String(rootPrefix)
+        let path = relativePath.drop { $0 == "/" }
+        if !path.isEmpty {
+            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+            text += "/"
+            text += path
+        }
+        let query = [rootQuery, relativeQuery].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
+        if !query.isEmpty || rootQuery != nil {
+            text += "?"
+            text += query
+        }
+        text += rootFragment
+        return text
+    }
+
+    /// Whether `text` is a relative reference (RFC 3986, section 4.2): no `:` before its first `/`,
+    /// `?` or `#`, as in `""`, `/v2` or `v2/items`. Anything else, such as `https://h.test`,
+    /// `localhost:8080` or `ht tp://x`, is meant as an absolute URL, valid or not.
+    static func isRelative(_ text: String) -> Bool {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return false
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// `text` split into what comes before its query, its query (without the `?`, `nil` when it has
+    /// none) and its fragment (with the `#`, empty when it has none).
+    private static func split(_ text: String) -> (prefix: Substring, query: Substring?, fragment: Substring) {
+        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
+        let beforeFragment = text[..<fragmentStart]
+        guard let queryStart = beforeFragment.firstIndex(of: "?") else {
+            return (beforeFragment, nil, text[fragmentStart...])
+        }
+        return (text[..<queryStart], text[text.index(after: queryStart)..<fragmentStart], text[fragmentStart...])
+    }
+
     /// The fast path: the pieces joined as text and parsed once, strictly (no invalid character is
     /// encoded away). It returns `nil` whenever the result is not an absolute URL with a scheme, a
     /// host and a valid port, and ``componentsURL(base:path:escapedPath:query:)`` then decides, with
