@@ -27,16 +27,23 @@ enum URLBuilder {
         let (rootPrefix, rootQuery, rootFragment) = split(root)
         let (relativePath, relativeQuery, _) = split(base)
         var text = String(rootPrefix)
-        let path = relativePath.drop { $0 == "/" }
+        let path = relativePath.utf8.drop { $0 == UInt8(ascii: "/") }
         if !path.isEmpty {
             while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
             text += "/"
-            text += path
+            text += Substring(path)
         }
-        let query = [rootQuery, relativeQuery].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "&")
-        if !query.isEmpty || rootQuery != nil {
+        if let rootQuery {
             text += "?"
-            text += query
+            text += rootQuery
+        }
+        if let relativeQuery, !relativeQuery.isEmpty {
+            if let rootQuery {
+                if !rootQuery.isEmpty { text += "&" }
+            } else {
+                text += "?"
+            }
+            text += relativeQuery
         }
         text += rootFragment
         return text
@@ -59,12 +66,12 @@ enum URLBuilder {
     /// `text` split into what comes before its query, its query (without the `?`, `nil` when it has
     /// none) and its fragment (with the `#`, empty when it has none).
     private static func split(_ text: String) -> (prefix: Substring, query: Substring?, fragment: Substring) {
-        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
-        let beforeFragment = text[..<fragmentStart]
-        guard let queryStart = beforeFragment.firstIndex(of: "?") else {
-            return (beforeFragment, nil, text[fragmentStart...])
+        let utf8 = text.utf8
+        let fragmentStart = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let queryStart = utf8[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else {
+            return (text[..<fragmentStart], nil, text[fragmentStart...])
         }
-        return (text[..<queryStart], text[text.index(after: queryStart)..<fragmentStart], text[fragmentStart...])
+        return (text[..<queryStart], text[utf8.index(after: queryStart)..<fragmentStart], text[fragmentStart...])
     }
 
     /// The fast path: the pieces joined as text and parsed once, strictly (no invalid character is
