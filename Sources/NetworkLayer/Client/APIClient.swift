@@ -7,9 +7,9 @@ import Foundation
 /// A client that sends ``Endpoint``s through an ``HTTPTransport`` (a `URLSession` by default) and
 /// decodes what comes back.
 ///
-/// Only ``transport`` is required, so
-/// `struct MovieClient: APIClient { let transport: any HTTPTransport = URLSessionTransport(session: .shared) }`
-/// is a complete client; the other requirements have defaults you can override:
+/// Only ``transport`` is required, so `struct MovieClient: APIClient { let transport: any HTTPTransport }`
+/// is a complete client (`MovieClient(transport: URLSessionTransport(session: NetworkClient.makeSession()))`);
+/// the other requirements have defaults you can override:
 ///
 /// ```swift
 /// let page = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)   // Result<MoviePage, APIError>
