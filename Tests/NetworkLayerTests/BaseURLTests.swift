@@ -116,6 +116,16 @@ struct BaseURLTests {
         #expect(Plain(transport: stubs).baseURL == nil)
     }
 
+    @Test("A Request described by its path alone goes to the client's base URL")
+    func requestWithPathAlone() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/v1/movie/550", .json(#"{"id":550,"title":"Fight Club"}"#))
+        let client = NetworkClient(baseURL: try url("https://h.test/v1"), transport: stubs)
+        let movie = try await client.send(Request<Movie>(path: "/movie/550"))
+        #expect(movie == Movie(id: 550, title: "Fight Club"))
+        #expect(stubs.requests.map(\.url.absoluteString) == ["https://h.test/v1/movie/550"])
+    }
+
     @Test("Every NetworkClient initialiser takes the base URL first")
     func everyInitialiser() throws {
         let baseURL = try url("https://h.test")
