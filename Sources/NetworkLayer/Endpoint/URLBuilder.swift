@@ -49,10 +49,12 @@ enum URLBuilder {
         return text
     }
 
-    /// Whether `text` is a relative reference (RFC 3986, section 4.2): no `:` before its first `/`,
-    /// `?` or `#`, as in `""`, `/v2` or `v2/items`. Anything else, such as `https://h.test`,
-    /// `localhost:8080` or `ht tp://x`, is meant as an absolute URL, valid or not.
+    /// Whether `text` is a relative path reference (RFC 3986, section 4.2): no `:` before its first
+    /// `/`, `?` or `#`, as in `""`, `/v2` or `v2/items`. Anything else, such as `https://h.test`,
+    /// `localhost:8080`, `ht tp://x` or `//h.test` (a host without a scheme), is meant as an
+    /// absolute URL, valid or not.
     static func isRelative(_ text: String) -> Bool {
+        if text.utf8.starts(with: "//".utf8) { return false }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: ":"): return false
