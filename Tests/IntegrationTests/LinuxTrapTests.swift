@@ -26,8 +26,8 @@ struct LinuxTrapTests {
 
     @Test("An APIClient of your own over NetworkClient.makeSession() gets the 401 too")
     func ownClientOverMadeSession() async throws {
-        struct OwnClient: APIClient { let session: URLSession }
-        let client = OwnClient(session: NetworkClient.makeSession())
+        struct OwnClient: APIClient { let transport: any HTTPTransport }
+        let client = OwnClient(transport: URLSessionTransport(session: NetworkClient.makeSession()))
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/basic-auth/user/passwd", timeout: 10))
         #expect(result.failure?.statusCode == 401)
     }

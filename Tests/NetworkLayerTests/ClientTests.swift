@@ -8,9 +8,16 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The smallest client a user can write.
+/// The smallest client a user can write: only its transport.
 struct MinimalClient: APIClient {
-    let session: URLSession
+    let transport: any HTTPTransport
+}
+
+extension MinimalClient {
+    /// A client over `session`, as a user wraps one in a ``URLSessionTransport``.
+    init(session: URLSession) {
+        transport = URLSessionTransport(session: session)
+    }
 }
 
 struct CustomError: Error, Sendable, CustomStringConvertible {
@@ -19,7 +26,7 @@ struct CustomError: Error, Sendable, CustomStringConvertible {
 
 @Suite("APIClient sending and validation")
 struct ClientTests {
-    @Test("A client that names only its session is complete and uses the documented defaults")
+    @Test("A client that names only its transport is complete and uses the documented defaults")
     func minimalClient() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/items", .json(#"{"id":1,"title":"A"}"#))
@@ -30,10 +37,11 @@ struct ClientTests {
     }
 
     @Test("NetworkClient() is ready with its documented configuration")
-    func networkClientDefaults() {
+    func networkClientDefaults() throws {
         let client = NetworkClient()
-        #expect(client.session.configuration.urlCache == nil)
-        #expect(client.session.configuration.httpMaximumConnectionsPerHost == 64)
+        let session = try #require(client.session)
+        #expect(session.configuration.urlCache == nil)
+        #expect(session.configuration.httpMaximumConnectionsPerHost == 64)
         #expect(client.acceptableStatusCodes == Set(200..<300))
         #expect(client.callbackQueue.label == DispatchQueue.main.label)
     }

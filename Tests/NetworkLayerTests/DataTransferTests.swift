@@ -85,15 +85,4 @@ struct DataTransferTests {
         let sent = try #require(stubbed.stubs.requests.first?.body)
         #expect(try JSONDecoder().decode(Movie.self, from: sent) == Movie(id: 1, title: "Heat"))
     }
-
-    @available(*, deprecated, message: "checks that the deprecated data(for:progress:) still collects the body with progress")
-    @Test("data(for:progress:), deprecated, is response(for:progress:)")
-    func deprecatedData() async throws {
-        let stubbed = StubbedClient()
-        stubbed.stubs.register(.get, "/items", .text("body"))
-        let log = ProgressLog()
-        let response = try await stubbed.client.data(for: TestEndpoint(), progress: log.handler)
-        #expect(response.text == "body")
-        #expect(log.all.last == TransferProgress(completedBytes: 4, expectedBytes: 4))
-    }
 }

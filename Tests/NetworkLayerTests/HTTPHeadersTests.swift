@@ -68,15 +68,6 @@ struct HTTPHeadersTests {
         #expect(HTTPHeader.accept("text/csv") == HTTPHeader(name: "Accept", value: "text/csv"))
     }
 
-    @available(*, deprecated, message: "checks that the deprecated bearer-token helpers still write the header")
-    @Test("The deprecated bearer-token helpers still write Authorization: Bearer")
-    func bearerHelpers() {
-        var headers = HTTPHeaders()
-        headers.setBearerToken("abc")
-        #expect(headers["Authorization"] == "Bearer abc")
-        #expect(HTTPHeader.bearerToken("xyz") == HTTPHeader(name: "Authorization", value: "Bearer xyz"))
-    }
-
     @Test("The dictionary view and description list every field")
     func views() {
         let headers: HTTPHeaders = ["A": "1", "B": "2"]

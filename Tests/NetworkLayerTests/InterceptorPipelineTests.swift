@@ -25,18 +25,18 @@ private struct ThrowingAPIErrorAdapter: Interceptor {
     }
 }
 
-/// The smallest client: only a session, so `interceptors` comes from the protocol's default.
-private struct SessionOnlyClient: APIClient {
-    let session: URLSession
+/// The smallest client: only a transport, so `interceptors` comes from the protocol's default.
+private struct TransportOnlyClient: APIClient {
+    let transport: any HTTPTransport
 }
 
 @Suite("Interceptor pipeline")
 struct InterceptorPipelineTests {
-    @Test("A client with only a session has no interceptors and sends as before")
+    @Test("A client with only a transport has no interceptors and sends as before")
     func defaultIsEmpty() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/items", .status(503))
-        let client = SessionOnlyClient(session: stubs.session)
+        let client = TransportOnlyClient(transport: URLSessionTransport(session: stubs.session))
         #expect(client.interceptors.isEmpty)
         #expect(await client.fetch(TestEndpoint(), as: Empty.self).failure?.statusCode == 503)
         #expect(stubs.requests.count == 1)

@@ -35,7 +35,9 @@ enum Readme {
         }
     }
 
-    struct MovieClient: APIClient { let session: URLSession }
+    /// The environments sample.
+    enum NotesAPI: Endpoint { case list; var path: String { "/notes" } }
+    struct Note: Decodable { let id: Int }
 
     enum FeedAPI: Endpoint {
         case updates
@@ -85,7 +87,7 @@ struct ReadmeTests {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#))
         stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
-        let client = Readme.MovieClient(session: stubs.session)
+        let client = NetworkClient(session: stubs.session)  // create one and keep it
 
         let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)  // Result<MoviePage, APIError>
         #expect(try result.get().results.map(\.title) == ["Fight Club"])
@@ -99,6 +101,20 @@ struct ReadmeTests {
                 "https://api.themoviedb.org/3/movie/550/rating",
             ])
         #expect(stubs.requests.last?.bodyText == #"{"value":8.5}"#)
+    }
+
+    @Test("Environments: an endpoint without a base goes to the client's base URL")
+    func environments() async throws {
+        let stubs = StubSession()
+        stubs.register(.get, "/api/notes", .json(#"[{"id":1}]"#))
+        typealias NotesAPI = Readme.NotesAPI
+        typealias Note = Readme.Note
+
+        let staging = NetworkClient(baseURL: URL(string: "https://staging.example.com/api"), session: stubs.session)
+        let notes = try await staging.send(NotesAPI.list, as: [Note].self)  // GET https://staging.example.com/api/notes
+
+        #expect(notes.map(\.id) == [1])
+        #expect(stubs.requests.map(\.url.absoluteString) == ["https://staging.example.com/api/notes"])
     }
 
     @Test("Which call for which task: every row of the table, as written")
@@ -148,7 +164,7 @@ struct ReadmeTests {
     func errorHandling() async {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"status_message":"Invalid API key"}"#, statusCode: 401))
-        let client = Readme.MovieClient(session: stubs.session)
+        let client = NetworkClient(session: stubs.session)
         var signInAgain = false
         do throws(APIError) {
             let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))

@@ -237,8 +237,8 @@ struct ResponseLimitTests {
     func defaults() {
         #expect(ResponseLimits.default == ResponseLimits(inMemory: 64 * 1024 * 1024, download: nil, stream: nil))
         #expect(NetworkClient().responseLimits == .default)
-        struct Plain: APIClient { let session: URLSession }
-        #expect(Plain(session: .shared).responseLimits == .default)
+        struct Plain: APIClient { let transport: any HTTPTransport }
+        #expect(Plain(transport: URLSessionTransport(session: .shared)).responseLimits == .default)
     }
 
     struct Record: Codable, Equatable {

@@ -119,13 +119,4 @@ struct URLParameterEncoderTests {
         #expect(encoded.value(forHTTPHeaderField: "X-Keep") == "v")
         #expect(encoded.httpBody == nil)
     }
-
-    @available(*, deprecated, message: "checks that the deprecated ParameterEncoder sugar still works")
-    @Test("Static-member sugar gives the default encoders")
-    func sugar() {
-        func encoder(_ encoder: some ParameterEncoder) -> any ParameterEncoder { encoder }
-        #expect(encoder(.urlQuery) is URLParameterEncoder)
-        #expect(encoder(.form) is FormParameterEncoder)
-        #expect(encoder(.json) is JSONParameterEncoder)
-    }
 }

@@ -240,7 +240,7 @@ final class LoopbackFixture {
     }
 
     func stop() {
-        client.session.finishTasksAndInvalidate()
+        client.session?.finishTasksAndInvalidate()
         session.finishTasksAndInvalidate()
         server?.stop()
         server = nil

@@ -28,7 +28,7 @@ struct RequestBuildingTests {
         ]
     )
     func request(call: MovieAPI, method: String, path: String, query: String) throws {
-        let request = try TMDBSigner(environment: .production, apiKey: "KEY").signed(call.urlRequest(encoder: encoder))
+        let request = try call.urlRequest(baseURL: APIEnvironment.production.baseURL(apiKey: "KEY"), encoder: encoder)
         let url = try #require(request.url)
 
         #expect(request.httpMethod == method)
@@ -40,8 +40,8 @@ struct RequestBuildingTests {
 
     @Test("rate sends {\"value\":8.5} as application/json")
     func rateBody() throws {
-        let request = try TMDBSigner(environment: .production, apiKey: "KEY").signed(
-            MovieAPI.rate(id: 550, value: 8.5).urlRequest(encoder: encoder))
+        let request = try MovieAPI.rate(id: 550, value: 8.5).urlRequest(
+            baseURL: APIEnvironment.production.baseURL(apiKey: "KEY"), encoder: encoder)
 
         #expect(request.httpBody.map { String(decoding: $0, as: UTF8.self) } == #"{"value":8.5}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("application/json") == true)
@@ -49,10 +49,10 @@ struct RequestBuildingTests {
 
     @Test("Environments pick the base URL; a key with reserved characters is escaped")
     func environments() throws {
-        let details = try MovieAPI.details(id: 1).urlRequest(encoder: encoder)
-        let staging = try TMDBSigner(environment: .staging, apiKey: "a+b/c").signed(details)
-        let local = TMDBSigner(environment: .custom("http://127.0.0.1:8080/3"), apiKey: "k")
-        let custom = try local.signed(details)
+        let details = MovieAPI.details(id: 1)
+        let staging = try details.urlRequest(baseURL: APIEnvironment.staging.baseURL(apiKey: "a+b/c"), encoder: encoder)
+        let local = APIEnvironment.custom("http://127.0.0.1:8080/3")
+        let custom = try details.urlRequest(baseURL: local.baseURL(apiKey: "k"), encoder: encoder)
 
         #expect(staging.url?.absoluteString == "https://api.staging.themoviedb.example/3/movie/1?api_key=a%2Bb%2Fc")
         #expect(custom.url?.absoluteString == "http://127.0.0.1:8080/3/movie/1?api_key=k")
@@ -60,10 +60,20 @@ struct RequestBuildingTests {
         #expect(APIEnvironment(name: "dev") == nil)
     }
 
-    @Test("A bare MovieAPI case is a production endpoint without a key")
+    @Test("A bare MovieAPI case goes to whichever base URL it is given, and needs one")
     func bareCase() throws {
-        let request = try MovieAPI.popular(page: 1).urlRequest(encoder: encoder)
+        let production = URL(string: APIEnvironment.production.baseURL)
+        let request = try MovieAPI.popular(page: 1).urlRequest(baseURL: production, encoder: encoder)
 
         #expect(request.url?.absoluteString == "https://api.themoviedb.org/3/movie/popular?page=1")
+        #expect(throws: APIError.invalidURL("")) { try MovieAPI.popular(page: 1).urlRequest(encoder: encoder) }
+    }
+
+    @Test("A base URL with a query of its own keeps it before the key")
+    func customQuery() throws {
+        let custom = APIEnvironment.custom("http://127.0.0.1:8080/3?language=de")
+        let request = try MovieAPI.popular(page: 2).urlRequest(baseURL: custom.baseURL(apiKey: "k"), encoder: encoder)
+
+        #expect(request.url?.absoluteString == "http://127.0.0.1:8080/3/movie/popular?language=de&api_key=k&page=2")
     }
 }

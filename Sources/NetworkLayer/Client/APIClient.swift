@@ -7,8 +7,9 @@ import Foundation
 /// A client that sends ``Endpoint``s through an ``HTTPTransport`` (a `URLSession` by default) and
 /// decodes what comes back.
 ///
-/// Only `session` is required, so `struct MovieClient: APIClient { let session: URLSession }`
-/// is a complete client; the other requirements have defaults you can override:
+/// Only ``transport`` is required, so `struct MovieClient: APIClient { let transport: any HTTPTransport }`
+/// is a complete client (`MovieClient(transport: URLSessionTransport(session: NetworkClient.makeSession()))`);
+/// the other requirements have defaults you can override:
 ///
 /// ```swift
 /// let page = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)   // Result<MoviePage, APIError>
@@ -20,11 +21,13 @@ import Foundation
 /// run it through the ``interceptors`` (adapt, intercept, send through the ``transport``, check the
 /// status against ``acceptableStatusCodes``, retry), then decode, write or stream the body.
 public protocol APIClient: Sendable {
-    /// The session that sends requests, unless ``transport`` says otherwise. Keep one per client for
-    /// the client's whole life.
-    var session: URLSession { get }
-    /// What sends each attempt; by default a ``URLSessionTransport`` over ``session``.
+    /// What sends each attempt: a ``URLSessionTransport`` over a session you keep for the client's
+    /// whole life, another transport, or a stub in tests. The one requirement without a default.
     var transport: any HTTPTransport { get }
+    /// What an endpoint's relative ``Endpoint/base`` (a path such as `"/v2"`, or `""`) resolves
+    /// against, so that one API can be sent to production, staging or localhost; `nil` (none) by
+    /// default. An endpoint with an absolute `base` keeps it.
+    var baseURL: URL? { get }
     /// Decodes response bodies; a plain `JSONDecoder()` by default.
     var decoder: JSONDecoder { get }
     /// Encodes ``HTTPTask/requestJSONBody(_:urlParameters:)`` bodies; a plain `JSONEncoder()` by default.
@@ -59,8 +62,8 @@ public protocol APIClient: Sendable {
 private let successStatusCodes = Set(200..<300)
 
 extension APIClient {
-    /// A ``URLSessionTransport`` over ``session``.
-    public var transport: any HTTPTransport { URLSessionTransport(session: session) }
+    /// `nil`: every endpoint names its server with an absolute ``Endpoint/base``.
+    public var baseURL: URL? { nil }
     /// A new `JSONDecoder()`.
     public var decoder: JSONDecoder { JSONDecoder() }
     /// A new `JSONEncoder()`.

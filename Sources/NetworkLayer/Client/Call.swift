@@ -27,10 +27,10 @@ struct Call: Sendable {
 }
 
 extension APIClient {
-    /// The call `endpoint` describes: built with ``encoder``, with the endpoint's overrides and this
-    /// client's defaults for the rest.
+    /// The call `endpoint` describes: built against ``baseURL`` with ``encoder``, with the endpoint's
+    /// overrides and this client's defaults for the rest.
     func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
-        let request = try endpoint.urlRequest(encoder: encoder)
+        let request = try endpoint.urlRequest(baseURL: baseURL, encoder: encoder)
         return Call(
             request: request,
             upload: endpoint.task.uploadBody,

@@ -15,10 +15,12 @@ import Foundation
 /// ``APIError/unacceptableStatusCode(_:_:)``), whatever the session; `NetworkClient(transport:)`
 /// takes any other ``HTTPTransport``. Redirects are followed by its ``redirectPolicy`` on every transport.
 public struct NetworkClient: APIClient {
-    /// The session of its ``URLSessionTransport``; `URLSession.shared`, unused, when the client has another transport.
-    public let session: URLSession
+    /// The session of its ``URLSessionTransport``, or `nil` when the client sends through another transport.
+    public let session: URLSession?
     /// What sends each attempt.
     public let transport: any HTTPTransport
+    /// What an endpoint's relative ``Endpoint/base`` resolves against; see ``APIClient/baseURL``.
+    public let baseURL: URL?
     /// Decodes response bodies.
     public let decoder: JSONDecoder
     /// Encodes `Encodable` bodies.
@@ -38,6 +40,8 @@ public struct NetworkClient: APIClient {
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:
+    ///   - baseURL: What endpoints with a relative ``Endpoint/base`` resolve against, for example
+    ///     `https://staging.example.com/v1`; `nil` (none: every base must be absolute) by default.
     ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
@@ -49,6 +53,7 @@ public struct NetworkClient: APIClient {
     ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
+        baseURL: URL? = nil,
         configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(),
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
@@ -60,6 +65,7 @@ public struct NetworkClient: APIClient {
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
+            baseURL: baseURL,
             session: NetworkClient.makeSession(configuration: configuration),
             decoder: decoder,
             encoder: encoder,
@@ -74,6 +80,7 @@ public struct NetworkClient: APIClient {
 
     /// Creates a client over a session you own, such as `URLSession.shared` or a stubbed one.
     /// - Parameters:
+    ///   - baseURL: What endpoints with a relative ``Endpoint/base`` resolve against; `nil` (none) by default.
     ///   - session: The session to send through.
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
@@ -85,6 +92,7 @@ public struct NetworkClient: APIClient {
     ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
+        baseURL: URL? = nil,
         session: URLSession,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
@@ -96,7 +104,7 @@ public struct NetworkClient: APIClient {
         callbackQueue: DispatchQueue = .main
     ) {
         self.init(
-            transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
+            baseURL: baseURL, transport: URLSessionTransport(session: session), decoder: decoder, encoder: encoder,
             acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, redirectPolicy: redirectPolicy,
             deadline: deadline, responseLimits: responseLimits, callbackQueue: callbackQueue)
     }
@@ -104,6 +112,7 @@ public struct NetworkClient: APIClient {
     /// Creates a client that sends through `transport`: a ``URLSessionTransport``, a stub in tests,
     /// or a transport of your own.
     /// - Parameters:
+    ///   - baseURL: What endpoints with a relative ``Endpoint/base`` resolve against; `nil` (none) by default.
     ///   - transport: What sends each attempt.
     ///   - decoder: Decodes response bodies; `JSONDecoder()` by default.
     ///   - encoder: Encodes `Encodable` bodies; `JSONEncoder()` by default.
@@ -115,6 +124,7 @@ public struct NetworkClient: APIClient {
     ///     memory, downloads and streams unbounded) by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
     public init(
+        baseURL: URL? = nil,
         transport: any HTTPTransport,
         decoder: JSONDecoder = JSONDecoder(),
         encoder: JSONEncoder = JSONEncoder(),
@@ -125,8 +135,9 @@ public struct NetworkClient: APIClient {
         responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main
     ) {
+        self.baseURL = baseURL
         self.transport = transport
-        session = (transport as? URLSessionTransport)?.session ?? .shared
+        session = (transport as? URLSessionTransport)?.session
         self.decoder = decoder
         self.encoder = encoder
         self.acceptableStatusCodes = acceptableStatusCodes

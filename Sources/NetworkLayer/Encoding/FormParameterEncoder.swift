@@ -38,20 +38,3 @@ public struct FormParameterEncoder: Hashable, Sendable {
         QueryStringSerializer(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding)
     }
 }
-
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension FormParameterEncoder: ParameterEncoder {}
-
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension ParameterEncoder where Self == FormParameterEncoder {
-    /// A ``FormParameterEncoder`` with the default options; deprecated with ``ParameterEncoder``.
-    public static var form: FormParameterEncoder { FormParameterEncoder() }
-}

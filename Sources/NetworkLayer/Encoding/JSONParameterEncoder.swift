@@ -32,23 +32,6 @@ public struct JSONParameterEncoder: Hashable, Sendable {
     }
 }
 
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension JSONParameterEncoder: ParameterEncoder {}
-
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension ParameterEncoder where Self == JSONParameterEncoder {
-    /// A ``JSONParameterEncoder``; deprecated with ``ParameterEncoder``.
-    public static var json: JSONParameterEncoder { JSONParameterEncoder() }
-}
-
 /// A small JSON writer over ``ParameterKind`` (RFC 8259), so that what can be encoded is
 /// decided by one classification for queries, forms and JSON alike.
 private struct JSONWriter {

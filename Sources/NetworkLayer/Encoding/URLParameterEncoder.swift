@@ -46,20 +46,3 @@ public struct URLParameterEncoder: Hashable, Sendable {
         QueryStringSerializer(arrayEncoding: arrayEncoding, boolEncoding: boolEncoding)
     }
 }
-
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension URLParameterEncoder: ParameterEncoder {}
-
-@available(
-    *, deprecated,
-    message:
-        "Endpoint never used it: an endpoint sets its query and form style with urlParameterEncoder and formParameterEncoder, and sends another format with HTTPTask.requestData(_:contentType:)"
-)
-extension ParameterEncoder where Self == URLParameterEncoder {
-    /// A ``URLParameterEncoder`` with the default options; deprecated with ``ParameterEncoder``.
-    public static var urlQuery: URLParameterEncoder { URLParameterEncoder() }
-}

@@ -8,13 +8,18 @@ extension Endpoint {
     /// Builds the `URLRequest` this endpoint describes, without sending it.
     ///
     /// The URL is `base` and `path` joined with exactly one `/`, the path percent-encoded, and the
-    /// task's URL parameters appended to any query `base` carries. Headers are the endpoint's, then the
+    /// task's URL parameters appended to any query `base` carries. A relative `base` (empty, or a path
+    /// such as `"/v2"`) is first resolved against `baseURL` the same way: its path after the base
+    /// URL's, its query after the base URL's; an absolute `base` ignores `baseURL`. Headers are the endpoint's, then the
     /// task's additional headers; a body encoder sets `Content-Type` only if none was set. An upload
     /// task (``HTTPTask/uploadFile(_:contentType:urlParameters:)``, ``HTTPTask/uploadMultipart(_:urlParameters:)``)
     /// sets its `Content-Type` but leaves the body out: the client streams it when sending.
-    /// - Parameter encoder: The encoder for ``HTTPTask/requestJSONBody(_:urlParameters:)``; a plain `JSONEncoder()` by default.
-    /// - Throws: ``APIError/invalidURL(_:)``, ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
-    public func urlRequest(encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
+    /// - Parameters:
+    ///   - baseURL: What a relative `base` resolves against, as ``APIClient/baseURL``; `nil` (none) by default.
+    ///   - encoder: The encoder for ``HTTPTask/requestJSONBody(_:urlParameters:)``; a plain `JSONEncoder()` by default.
+    /// - Throws: ``APIError/invalidURL(_:)`` (also for a relative `base` without a `baseURL`),
+    ///   ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
+    public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
         guard method.isValidToken else {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }
@@ -26,6 +31,7 @@ extension Endpoint {
         let query = try content.urlParameters.map { parameters throws(APIError) in
             try urlParameterEncoder.serializer.string(from: parameters)
         }
+        let base = try URLBuilder.absoluteBase(base, against: baseURL)
         var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? ""))
         if method != .get {
             // A URLRequest is a GET already, and setting the method costs more than building the URL.

@@ -179,13 +179,6 @@ extension HTTPHeaders {
         set { self["Authorization"] = newValue }
     }
 
-    /// Sets `Authorization: Bearer <token>`; deprecated, since ``BearerTokenAuthenticator`` is the one
-    /// way to send a bearer token.
-    @available(*, deprecated, message: "send a bearer token with BearerTokenAuthenticator, which puts it on every request of a client")
-    public mutating func setBearerToken(_ token: String) {
-        add(.bearerToken(token))
-    }
-
     /// Sets `Authorization: Basic <base64(username:password)>` as in RFC 7617 (UTF-8 credentials).
     public mutating func setBasicAuthorization(username: String, password: String) {
         add(.basicAuthorization(username: username, password: password))
@@ -201,13 +194,6 @@ extension HTTPHeader {
     /// `Accept: <value>`.
     public static func accept(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Accept", value: value)
-    }
-
-    /// `Authorization: Bearer <token>`; deprecated, since ``BearerTokenAuthenticator`` is the one way
-    /// to send a bearer token.
-    @available(*, deprecated, message: "send a bearer token with BearerTokenAuthenticator, which puts it on every request of a client")
-    public static func bearerToken(_ token: String) -> HTTPHeader {
-        HTTPHeader(name: "Authorization", value: "Bearer \(token)")
     }
 
     /// `Authorization: Basic <base64(username:password)>` (RFC 7617, UTF-8).

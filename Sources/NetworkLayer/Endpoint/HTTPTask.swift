@@ -50,7 +50,7 @@ public enum HTTPTask: Sendable {
     /// The body is attached when the endpoint is sent (with ``APIClient/send(_:as:)``,
     /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:progress:)-(Endpoint,_)`` or, to observe progress,
     /// ``APIClient/upload(for:as:progress:)``): the `URLRequest` that
-    /// ``Endpoint/urlRequest(encoder:)`` builds has its headers but no body. The file must exist
+    /// ``Endpoint/urlRequest(baseURL:encoder:)`` builds has its headers but no body. The file must exist
     /// when the request is sent, or it fails with ``APIError/invalidRequest(_:)``.
     case uploadFile(URL, contentType: String = "application/octet-stream", urlParameters: Parameters? = nil)
 

@@ -15,9 +15,10 @@ import Foundation
 /// ```
 ///
 /// A request can also be described on its own, without an enum:
-/// `Request<Movie>(base: "https://api.themoviedb.org/3", path: "/movie/550")`.
+/// `Request<Movie>(base: "https://api.themoviedb.org/3", path: "/movie/550")`, or
+/// `Request<Movie>(path: "/movie/550")` for a client with a base URL.
 public struct Request<Value: Decodable>: Endpoint, Sendable {
-    /// The absolute base URL; see ``Endpoint/base``.
+    /// The absolute base URL, or one relative to the client's base URL; see ``Endpoint/base``.
     public var base: String
     /// The path appended to ``base``; see ``Endpoint/path``.
     public var path: String
@@ -44,7 +45,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
 
     /// Describes a request from its parts.
     /// - Parameters:
-    ///   - base: The absolute base URL, for example `"https://api.themoviedb.org/3"`.
+    ///   - base: The absolute base URL, for example `"https://api.themoviedb.org/3"`, or one relative to the
+    ///     client's ``APIClient/baseURL``; `""` (the client's base URL) by default.
     ///   - path: The path appended to `base`, unescaped.
     ///   - method: The HTTP method; `.get` by default.
     ///   - headers: Headers sent with the request; none by default.
@@ -53,7 +55,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     ///   - deadline: The total deadline in seconds; `nil` (the client's) by default.
     ///   - type: The type the response decodes as; inferred from the context by default.
     public init(
-        base: String,
+        base: String = "",
         path: String,
         method: HTTPMethod = .get,
         headers: HTTPHeaders = [:],

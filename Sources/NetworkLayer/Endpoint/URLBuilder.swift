@@ -16,6 +16,66 @@ enum URLBuilder {
         return try componentsURL(base: base, path: path, escapedPath: escapedPath, query: query)
     }
 
+    /// `base` itself when it is absolute (see ``isRelative(_:)``), else `base` resolved against `baseURL`:
+    /// the base URL's path, then `base`'s path with exactly one `/` between them, then the base
+    /// URL's query followed by any query `base` carries, then the base URL's fragment.
+    /// - Throws: ``APIError/invalidURL(_:)`` with `base` when `base` is relative and there is no `baseURL`.
+    static func absoluteBase(_ base: String, against baseURL: URL?) throws(APIError) -> String {
+        guard isRelative(base) else { return base }
+        guard let baseURL else { throw .invalidURL(base) }
+        let root = baseURL.absoluteString
+        let (rootPrefix, rootQuery, rootFragment) = split(root)
+        let (relativePath, relativeQuery, _) = split(base)
+        var text = String(rootPrefix)
+        let path = relativePath.utf8.drop { $0 == UInt8(ascii: "/") }
+        if !path.isEmpty {
+            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
+            text += "/"
+            text += Substring(path)
+        }
+        if let rootQuery {
+            text += "?"
+            text += rootQuery
+        }
+        if let relativeQuery, !relativeQuery.isEmpty {
+            if let rootQuery {
+                if !rootQuery.isEmpty { text += "&" }
+            } else {
+                text += "?"
+            }
+            text += relativeQuery
+        }
+        text += rootFragment
+        return text
+    }
+
+    /// Whether `text` is a relative path reference (RFC 3986, section 4.2): no `:` before its first
+    /// `/`, `?` or `#`, as in `""`, `/v2` or `v2/items`. Anything else, such as `https://h.test`,
+    /// `localhost:8080`, `ht tp://x` or `//h.test` (a host without a scheme), is meant as an
+    /// absolute URL, valid or not.
+    static func isRelative(_ text: String) -> Bool {
+        if text.utf8.starts(with: "//".utf8) { return false }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: ":"): return false
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+            default: continue
+            }
+        }
+        return true
+    }
+
+    /// `text` split into what comes before its query, its query (without the `?`, `nil` when it has
+    /// none) and its fragment (with the `#`, empty when it has none).
+    private static func split(_ text: String) -> (prefix: Substring, query: Substring?, fragment: Substring) {
+        let utf8 = text.utf8
+        let fragmentStart = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let queryStart = utf8[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else {
+            return (text[..<fragmentStart], nil, text[fragmentStart...])
+        }
+        return (text[..<queryStart], text[utf8.index(after: queryStart)..<fragmentStart], text[fragmentStart...])
+    }
+
     /// The fast path: the pieces joined as text and parsed once, strictly (no invalid character is
     /// encoded away). It returns `nil` whenever the result is not an absolute URL with a scheme, a
     /// host and a valid port, and ``componentsURL(base:path:escapedPath:query:)`` then decides, with

@@ -17,7 +17,8 @@ import Foundation
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 public enum APIError: Error, Sendable, Equatable {
-    /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host.
+    /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host, or it
+    /// is relative (`""`, `"/v2"`) and the client has no ``APIClient/baseURL`` to resolve it against.
     case invalidURL(String)
     /// The endpoint describes a request that cannot be sent as written, for example a `GET` with a body
     /// or a header value containing a line break. The text says what and how to fix it.
@@ -78,6 +79,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
     /// A one-line, human-readable account of the failure.
     public var description: String {
         switch self {
+        case .invalidURL(let url) where URLBuilder.isRelative(url):
+            "Invalid URL '\(url)': a relative base needs a base URL; set NetworkClient(baseURL:) (or APIClient.baseURL), "
+                + "or give the endpoint an absolute base with a scheme and a host, such as https://api.example.com"
         case .invalidURL(let url):
             "Invalid URL '\(url)': expected an absolute URL with a scheme and a host, such as https://api.example.com"
         case .invalidRequest(let reason):

@@ -5,16 +5,6 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Sends `endpoint` and collects its body in memory, reporting progress: the same as
-    /// ``APIClient/response(for:progress:)-(Endpoint,_)``, under its former name.
-    @available(*, deprecated, renamed: "response(for:progress:)")
-    public func data(
-        for endpoint: some Endpoint,
-        progress: (@Sendable (TransferProgress) -> Void)? = nil
-    ) async throws(APIError) -> HTTPResponse {
-        try await response(for: endpoint, progress: progress)
-    }
-
     /// Sends `call` and collects its body in memory as it arrives, telling `progress` of every chunk:
     /// the body is appended to one buffer, so a large body exists once, as when the transport
     /// collects it. Progress follows only an accepted response, so an error page or a retried

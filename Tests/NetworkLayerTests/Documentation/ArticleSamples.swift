@@ -36,8 +36,15 @@ enum Article {
         }
     }
 
-    // GettingStarted.md: "Send a request".
-    struct MovieClient: APIClient { let session: URLSession }
+    // GettingStarted.md: "Give each call its response type".
+    struct MovieClient: APIClient { let transport: any HTTPTransport }
+
+    // GettingStarted.md: "Point the client at an environment".
+    enum NotesAPI: Endpoint {
+        case list
+        var path: String { "/notes" }
+    }
+    struct Note: Decodable { let id: Int }
 
     /// A client over `stubs` whose completion handlers run on a queue of its own, not the main queue.
     static func client(_ stubs: StubSession, interceptors: [any Interceptor] = []) -> NetworkClient {

@@ -30,6 +30,20 @@ extension ArticleTests {
             #expect(request.url?.absoluteString == "https://api.example.com/3/search/movie?lang=en&page=1&query=Heat%201995")
         }
 
+        struct Profile: Endpoint {
+            var base: String { "/v2/" }
+            var path: String { "/me" }
+            var task: HTTPTask { .requestParameters(urlParameters: ["fields": "name"]) }
+        }
+
+        @Test("Resolve a relative base against the client's base URL")
+        func resolveRelativeBase() throws {
+            let baseURL = URL(string: "https://api.example.com/root/?key=abc")
+            let profile = try Profile().urlRequest(baseURL: baseURL)
+            #expect(profile.url?.absoluteString == "https://api.example.com/root/v2/me?key=abc&fields=name")
+            #expect(throws: APIError.invalidURL("/v2/")) { try Profile().urlRequest() }
+        }
+
         @Test("A typed request from its parts builds the request it describes")
         func typedRequestFromParts() throws {
             typealias Movie = Article.Movie

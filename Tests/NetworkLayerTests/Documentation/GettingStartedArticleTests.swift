@@ -73,18 +73,39 @@ extension ArticleTests {
             #expect(stubs.requests.first?.url.absoluteString == "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1")
         }
 
-        @Test("A client of your own needs only a session; makeSession is tuned for APIs")
+        @Test("A client of your own needs only a transport; makeSession is tuned for APIs")
         func clientOfYourOwn() async throws {
             let stubs = StubSession()
             stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
 
-            let movies = MovieClient(session: stubs.session)
+            let movies = MovieClient(transport: URLSessionTransport(session: stubs.session))
             _ = try await movies.send(MovieAPI.rate(id: 550, value: 8.5), as: Empty.self)
 
             #expect(stubs.requests(.post, "/3/movie/550/rating").first?.bodyText == #"{"value":8.5}"#)
             let tuned = Self.tunedSession.configuration
             #expect(tuned.urlCache == nil)
             #expect(tuned.httpMaximumConnectionsPerHost == 64)
+        }
+
+        @Test("Point the client at an environment: one endpoint, two clients, two base URLs")
+        func environments() async throws {
+            typealias NotesAPI = Article.NotesAPI
+            typealias Note = Article.Note
+            let stubs = StubTransport()
+            stubs.register(.get, "/api/notes", .json(#"[{"id":1}]"#))
+
+            let staging = NetworkClient(baseURL: URL(string: "https://staging.example.com/api"), transport: stubs)
+            let local = NetworkClient(baseURL: URL(string: "http://127.0.0.1:8080/api"), transport: stubs)
+            let notes = try await staging.send(NotesAPI.list, as: [Note].self)  // GET https://staging.example.com/api/notes
+            _ = try await local.send(NotesAPI.list, as: [Note].self)
+
+            #expect(notes.map(\.id) == [1])
+            #expect(
+                stubs.requests.map(\.url.absoluteString) == ["https://staging.example.com/api/notes", "http://127.0.0.1:8080/api/notes"])
+            let unset = await #expect(throws: APIError.self) {
+                try await NetworkClient(transport: stubs).send(NotesAPI.list, as: [Note].self)
+            }
+            #expect(unset?.description.contains("NetworkClient(baseURL:)") == true)
         }
     }
 }

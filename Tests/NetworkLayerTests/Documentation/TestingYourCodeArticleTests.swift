@@ -24,9 +24,9 @@ extension ArticleTests {
         }
 
         @Test func popularMoviesAskForThePage() async throws {
-            let stubs = StubSession()
+            let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", .json(#"{"page": 2, "results": []}"#))
-            let client = MovieClient(session: stubs.session)
+            let client = MovieClient(transport: stubs)
 
             let page = try await client.send(MovieAPI.popular(page: 2), as: MoviePage.self)
 
@@ -36,27 +36,39 @@ extension ArticleTests {
 
         @Test("Test retries: 503, then 200")
         func retries() async throws {
-            let stubs = StubSession()
+            let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", .status(503))
             stubs.register(.get, "/3/movie/popular", .json(#"{"page": 1, "results": []}"#))
             let client = NetworkClient(
-                session: stubs.session, interceptors: [RetryPolicy(random: { 0 })], callbackQueue: DispatchQueue(label: "articles"))
+                transport: stubs, interceptors: [RetryPolicy(random: { 0 })], callbackQueue: DispatchQueue(label: "articles"))
 
             let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(stubs.requests.count == 2)
             #expect(page.page == 1)
         }
 
-        @Test("NetworkLayerTesting's landing page: a NetworkClient over a StubSession")
+        @Test("NetworkLayerTesting's landing page: a NetworkClient over a StubTransport")
         func landingPage() async throws {
-            let stubs = StubSession()
+            let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", .json(#"{"page": 2, "results": []}"#))
-            let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "articles"))
+            let client = NetworkClient(transport: stubs, callbackQueue: DispatchQueue(label: "articles"))
 
             let page = try await client.send(MovieAPI.popular(page: 2), as: MoviePage.self)
 
             #expect(page.page == 2)
             #expect(stubs.requests.first?.query == "include_adult=false&page=2")
+        }
+
+        @Test("StubTransport or StubSession: a StubSession goes into a client wrapped in URLSessionTransport")
+        func stubSessionInATransport() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page": 3, "results": []}"#))
+            let client = MovieClient(transport: URLSessionTransport(session: stubs.session))
+
+            let page = try await client.send(MovieAPI.popular(page: 3), as: MoviePage.self)
+
+            #expect(page.page == 3)
+            #expect(stubs.requests.first?.query == "include_adult=false&page=3")
         }
     }
 }

@@ -29,6 +29,17 @@ public enum APIEnvironment: Sendable, Equatable {
         }
     }
 
+    /// ``baseURL`` with `api_key=KEY` as its query, after any query it has: the base URL of a
+    /// ``MovieClient``, which every call's path and parameters follow, as in
+    /// `…/3/movie/popular?api_key=KEY&page=1`. `nil` when ``baseURL`` is not a URL.
+    public func baseURL(apiKey: String) -> URL? {
+        guard var components = URLComponents(string: baseURL) else { return nil }
+        let key = "api_key=" + (apiKey.addingPercentEncoding(withAllowedCharacters: .urlUnreserved) ?? "")
+        components.percentEncodedQuery = [components.percentEncodedQuery, key].compactMap { $0 }.filter { !$0.isEmpty }
+            .joined(separator: "&")
+        return components.url
+    }
+
     /// The name used by `--env`, or `nil` for ``custom(_:)``.
     public var name: String? {
         switch self {
@@ -44,4 +55,9 @@ public enum APIEnvironment: Sendable, Equatable {
         guard let environment = Self.named.first(where: { $0.name == name.lowercased() }) else { return nil }
         self = environment
     }
+}
+
+extension CharacterSet {
+    /// RFC 3986 unreserved characters, `A-Z a-z 0-9 - . _ ~`: all a query value may carry unescaped.
+    static let urlUnreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }

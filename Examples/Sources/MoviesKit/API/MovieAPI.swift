@@ -3,9 +3,9 @@ import NetworkLayer
 
 /// The TMDB v3 calls this app makes: one case per call, each knowing its path, method and parameters.
 ///
-/// On its own a case is a complete ``Endpoint`` for the production API without a key, which is
-/// what request-building tests look at. Each has a typed ``Request`` beside it (`MovieRequests.swift`),
-/// and ``MovieClient``'s ``TMDBSigner`` aims it at the client's environment and adds its `api_key`.
+/// A case gives only its path, method and parameters: its `base` is the default, `""`, so it goes
+/// to the base URL of the client that sends it, ``MovieClient/baseURL`` (the environment, with the
+/// `api_key`). Each has a typed ``Request`` beside it (`MovieRequests.swift`).
 public enum MovieAPI: Endpoint, Sendable, Equatable {
     /// `GET /movie/popular`: the most popular movies, one page at a time.
     case popular(page: Int)
@@ -23,9 +23,6 @@ public enum MovieAPI: Endpoint, Sendable, Equatable {
     case search(query: String, page: Int)
     /// `POST /movie/{id}/rating` with the JSON body `{"value": 8.5}`.
     case rate(id: Int, value: Double)
-
-    /// The production API; ``TMDBSigner`` replaces it with the client's environment.
-    public var base: String { APIEnvironment.production.baseURL }
 
     /// The path below the base URL, for example `/movie/550/videos`.
     public var path: String {

@@ -5,8 +5,8 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A TMDB client: an ``APIClient`` with an environment, an API key and a timeout, which its
-/// ``TMDBSigner`` puts on every request.
+/// A TMDB client: an ``APIClient`` whose base URL is its environment with the API key, and whose
+/// ``RequestTimeout`` gives every request the client's timeout.
 ///
 /// Each call is a typed ``Request`` (see `MovieRequests.swift`), so the client needs no method per
 /// call and the response type is inferred:
@@ -18,14 +18,17 @@ import NetworkLayer
 ///
 /// Create one and keep it: it sends everything through one `URLSession`.
 public struct MovieClient: APIClient {
-    /// The session requests go through.
-    public let session: URLSession
+    /// What requests go through: a ``URLSessionTransport`` over the session given.
+    public let transport: any HTTPTransport
     /// Where requests go.
     public let environment: APIEnvironment
     /// The TMDB v3 API key, sent as the `api_key` query parameter.
     public let apiKey: String
     /// The seconds each call may take.
     public let timeout: TimeInterval
+    /// The environment's base URL with `api_key` as its query, which every ``MovieAPI`` call
+    /// resolves against: `…/3/movie/popular?api_key=KEY&page=1`.
+    public let baseURL: URL?
 
     /// The seconds a call may take unless told otherwise: 30, short enough for a command-line tool.
     public static let defaultTimeout: TimeInterval = 30
@@ -38,10 +41,11 @@ public struct MovieClient: APIClient {
     ///   - apiKey: The TMDB v3 API key.
     ///   - timeout: The seconds each call may take; ``defaultTimeout`` by default.
     public init(session: URLSession, environment: APIEnvironment, apiKey: String, timeout: TimeInterval = MovieClient.defaultTimeout) {
-        self.session = session
+        transport = URLSessionTransport(session: session)
         self.environment = environment
         self.apiKey = apiKey
         self.timeout = timeout
+        baseURL = environment.baseURL(apiKey: apiKey)
     }
 
     /// NetworkLayer's ``NetworkClient/defaultConfiguration()`` (no cache, 64 connections per host)
@@ -52,11 +56,6 @@ public struct MovieClient: APIClient {
         return configuration
     }
 
-    /// Aims each request at ``environment`` with ``apiKey`` and ``timeout``.
-    public var signer: TMDBSigner {
-        TMDBSigner(environment: environment, apiKey: apiKey, timeout: timeout)
-    }
-
-    /// The ``signer``, which adapts every attempt.
-    public var interceptors: [any Interceptor] { [signer] }
+    /// A ``RequestTimeout`` of ``timeout``, which adapts every attempt.
+    public var interceptors: [any Interceptor] { [RequestTimeout(seconds: timeout)] }
 }
