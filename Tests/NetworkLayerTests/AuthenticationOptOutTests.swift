@@ -76,14 +76,11 @@ struct AuthenticationOptOutTests {
 
     @Test("An endpoint that requires authentication still gets the credential, and refreshes it on 401")
     func normalEndpoint() async throws {
-        let stubs = RefreshingAuthenticatorTests.stubs(accepting: "new")
         let refreshes = Counter()
-        let auth = RefreshingAuthenticator(token: "old") { _ in
-            refreshes.increment()
-            return "new"
-        }
+        let stubs = RefreshingAuthenticatorTests.stubs(accepting: "new-1")
+        let auth = RefreshingAuthenticator(token: "old") { _ in "new-\(refreshes.increment())" }
         _ = try await client(stubs, [auth]).send(TestEndpoint(), as: Movie.self)
-        #expect(stubs.requests.map(\.headers.authorization) == ["Bearer old", "Bearer new"])
+        #expect(stubs.requests.map(\.headers.authorization) == ["Bearer old", "Bearer new-1"])
         #expect(refreshes.count == 1)
 
         let basic = StubSession()

@@ -34,6 +34,13 @@ struct TransferByteCountTests {
         }
     }
 
+    /// A file of ``size`` bytes in `directory`.
+    private static func fileToUpload(in directory: TemporaryDirectory) throws -> URL {
+        let file = directory.file("upload.bin")
+        try Pattern.data(count: size).write(to: file)
+        return file
+    }
+
     /// The one attempt of the one request `events` saw, after checking there was exactly one.
     private static func onlyAttempt(_ events: EventLog) throws -> AttemptMetrics {
         #expect(events.attempts.count == 1)
@@ -62,8 +69,7 @@ struct TransferByteCountTests {
     func fileAndMemoryUploads(transport: TransportKind) async throws {
         let server = try Self.server()
         let directory = try TemporaryDirectory()
-        let file = directory.file("upload.bin")
-        try Pattern.data(count: Self.size).write(to: file)
+        let file = try Self.fileToUpload(in: directory)
         let events = EventLog()
         let client = transport.makeClient(interceptors: [events])
         let fromFile = try await client.send(
@@ -156,8 +162,7 @@ struct TransferByteCountTests {
     func loggerLine(transport: TransportKind) async throws {
         let server = try Self.server()
         let directory = try TemporaryDirectory()
-        let file = directory.file("upload.bin")
-        try Pattern.data(count: Self.size).write(to: file)
+        let file = try Self.fileToUpload(in: directory)
         let lines = LockedArray<String>()
         let client = transport.makeClient(interceptors: [NetworkLogger(level: .info, sink: { lines.append($0) })])
         let answer = try await client.upload(
