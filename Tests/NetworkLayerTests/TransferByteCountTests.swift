@@ -124,6 +124,15 @@ struct TransferByteCountTests {
         #expect(events.attempts.map(\.bytesReceived) == [Self.size, Self.size])
     }
 
+    @Test("A gzip body counts its bytes as decoded, not as on the wire, over every transport alike", arguments: TransportKind.all)
+    func decodedBytes(transport: TransportKind) async throws {
+        let (server, json) = try CompressedBodyTests.compressedJSON()
+        let events = EventLog()
+        let data = try await transport.makeClient(interceptors: [events]).send(Request<Data>(base: server.baseURL, path: "/", timeout: 30))
+        #expect(data == json)
+        #expect(try Self.onlyAttempt(events).bytesReceived == json.count)
+    }
+
     @Test("A stream's attempt is reported when the stream ends, with every byte it read", arguments: TransportKind.all)
     func stream(transport: TransportKind) async throws {
         let server = try Self.server()
