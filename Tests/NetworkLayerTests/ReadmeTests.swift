@@ -189,7 +189,7 @@ struct ReadmeTests {
 
         let auth = RefreshingAuthenticator(token: storedToken) { _ in try await tokenService.refresh() }
         let client = NetworkClient(
-            session: stubs.session, interceptors: [auth, RetryPolicy(), NetworkLogger { lines.append($0) }],
+            session: stubs.session, interceptors: [auth, RetryPolicy(), NetworkLogger(level: .info, sink: { lines.append($0) })],
             callbackQueue: DispatchQueue(label: "readme"))
 
         let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)

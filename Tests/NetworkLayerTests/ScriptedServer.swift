@@ -184,7 +184,42 @@ final class ScriptedServer: Sendable {
 
     deinit { stop() }
 
-    /// Reads a request head and any `Content-Length` body.
+    /// Reads a `Transfer-Encoding: chunked` body whose first bytes are `start`; returns the length of
+    /// its data, or `nil` when the connection ends first.
+    private static func readChunkedBody(_ socket: Int32, after start: Data) -> Int? {
+        var pending = start
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let crlf = Data("\r\n".utf8)
+        /// Makes sure `count` bytes are pending, reading more as needed.
+        func fill(_ count: Int) -> Bool {
+            while pending.count < count {
+                let read = recv(socket, &buffer, buffer.count, 0)
+                guard read > 0 else { return false }
+                pending.append(buffer, count: read)
+            }
+            return true
+        }
+        var length = 0
+        while true {
+            while pending.range(of: crlf) == nil {
+                guard fill(pending.count + 1) else { return nil }
+            }
+            guard let lineEnd = pending.range(of: crlf) else { return nil }
+            let sizeText = String(decoding: pending[..<lineEnd.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            pending = Data(pending[lineEnd.upperBound...])
+            if size == 0 {
+                // No trailers are sent by the clients under test: the final CRLF ends the body.
+                guard fill(2) else { return nil }
+                return length
+            }
+            guard fill(size + 2) else { return nil }
+            length += size
+            pending = Data(pending[(size + 2)...])
+        }
+    }
+
+    /// Reads a request head and any `Content-Length` or chunked body.
     private static func readRequest(_ socket: Int32) -> (line: String, headers: [String: String], bodyLength: Int)? {
         var received = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -202,6 +237,10 @@ final class ScriptedServer: Sendable {
         for field in lines {
             guard let colon = field.firstIndex(of: ":") else { continue }
             headers[field[..<colon].lowercased()] = field[field.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            guard let length = readChunkedBody(socket, after: Data(received[end.upperBound...])) else { return nil }
+            return (line, headers, length)
         }
         let length = Int(headers["content-length"] ?? "") ?? 0
         var remaining = length - (received.count - end.upperBound)

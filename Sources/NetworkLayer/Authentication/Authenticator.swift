@@ -8,6 +8,8 @@ import Foundation
 ///
 /// Implement ``authenticate(_:)``; the authenticator adapts each attempt with it, so a retry
 /// carries the credential current at that moment. Throwing stops the request before it is sent.
+/// A request whose ``RequestContext/requiresAuthentication`` is `false` (a sign-in call, a public
+/// endpoint: see ``Endpoint/requiresAuthentication``) is left as it is.
 ///
 /// ```swift
 /// struct APIKey: Authenticator {
@@ -23,8 +25,9 @@ public protocol Authenticator: Interceptor {
 }
 
 extension Authenticator {
-    /// Returns `request` after ``authenticate(_:)``.
+    /// Returns `request` after ``authenticate(_:)``, or unchanged when it does not require authentication.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        guard context.requiresAuthentication else { return request }
         var request = request
         try await authenticate(&request)
         return request

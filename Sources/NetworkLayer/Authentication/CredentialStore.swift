@@ -6,7 +6,9 @@
 /// since: a newer credential (retry with it), only failed refreshes (fail with the last one's
 /// error), or nothing (refresh, or join the refresh under way). A refresh runs in its own task, so
 /// a waiting caller that is cancelled does not cancel it for the others: that caller ends at once
-/// with ``APIError/cancelled``. The refresh's result is stored before any waiter resumes.
+/// with ``APIError/cancelled``. The refresh's result is stored before any waiter resumes. A request
+/// the refresh itself sends through this store (its authenticator) would wait for its own refresh: it
+/// fails at once instead.
 final class CredentialStore<Credential: Sendable>: Sendable {
     private struct State {
         var credential: Credential?
@@ -52,9 +54,10 @@ final class CredentialStore<Credential: Sendable>: Sendable {
     /// The credential for request `requestID` to send: after any refresh under way, or from a new
     /// refresh if there is none yet. Remembers the epoch it was read at.
     func credential(for requestID: Int) async throws(APIError) -> Credential {
+        let isOwnRefresh = isInsideOwnRefresh
         while true {
             let step = state.withLock { state -> Step in
-                if let refreshing = state.refreshing { return .wait(refreshing) }
+                if let refreshing = state.refreshing { return isOwnRefresh ? .fail(Self.selfWaitError) : .wait(refreshing) }
                 guard let credential = state.credential else { return .wait(startRefresh(&state)) }
                 state.sentEpochs[requestID] = state.epoch
                 return .use(credential)
@@ -71,8 +74,9 @@ final class CredentialStore<Credential: Sendable>: Sendable {
     /// newer one: returns if there is one, joins the refresh under way, fails with the error of a refresh
     /// that failed since the request was sent, and otherwise refreshes.
     func renew(rejected requestID: Int) async throws(APIError) {
+        let isOwnRefresh = isInsideOwnRefresh
         let step = state.withLock { state -> Step in
-            if let refreshing = state.refreshing { return .wait(refreshing) }
+            if let refreshing = state.refreshing { return isOwnRefresh ? .fail(Self.selfWaitError) : .wait(refreshing) }
             let sent = state.sentEpochs[requestID] ?? state.epoch
             if state.credentialEpoch > sent, let credential = state.credential { return .use(credential) }
             if state.epoch > sent, let error = state.lastError { return .fail(error) }
@@ -97,7 +101,8 @@ final class CredentialStore<Credential: Sendable>: Sendable {
         let task = Task { [refresh, self] in
             let result: Result<Credential, APIError>
             do {
-                result = .success(try await refresh(old))
+                let scope = RefreshScope.stores + [ObjectIdentifier(self)]
+                result = .success(try await RefreshScope.$stores.withValue(scope) { try await refresh(old) })
             } catch {
                 result = .failure(Self.refreshError(error))
             }
@@ -121,6 +126,18 @@ final class CredentialStore<Credential: Sendable>: Sendable {
         return task
     }
 
+    /// Whether the current task is running this store's refresh.
+    private var isInsideOwnRefresh: Bool {
+        RefreshScope.stores.contains(ObjectIdentifier(self))
+    }
+
+    /// The failure of a request that the refresh sent through its own authenticator.
+    static var selfWaitError: APIError {
+        .credentialRefreshFailed(
+            "the refresh sent a request through the authenticator it refreshes, which would wait for itself; "
+                + "send it through a client without that authenticator, or from an endpoint whose requiresAuthentication is false")
+    }
+
     private static func refreshError(_ error: any Error) -> APIError {
         if let error = error as? APIError, case .credentialRefreshFailed = error { return error }
         return .credentialRefreshFailed(APIError.reason(error))
@@ -138,4 +155,9 @@ final class CredentialStore<Credential: Sendable>: Sendable {
             throw refreshError(error)
         }
     }
+}
+
+/// The credential stores whose refresh the current task runs.
+private enum RefreshScope {
+    @TaskLocal static var stores: [ObjectIdentifier] = []
 }

@@ -8,8 +8,10 @@ import Foundation
 /// the requests that were rejected together, and retries them with the new one.
 ///
 /// ```swift
+/// let authClient = NetworkClient()    // without the authenticator: its refresh call never waits for itself
 /// let auth = RefreshingAuthenticator(token: storedToken) { expired in
-///     try await tokenService.refresh()    // runs once, however many requests got 401 together
+///     // runs once, however many requests got 401 together
+///     try await authClient.send(AuthAPI.refresh(refreshToken: refreshToken), as: Token.self).accessToken
 /// }
 /// let client = NetworkClient(interceptors: [auth, RetryPolicy()])
 /// ```
@@ -23,6 +25,11 @@ import Foundation
 /// is rejected tries again. With no credential yet, the first request refreshes before it is sent.
 /// A request cancelled while it waits for a refresh ends at once with ``APIError/cancelled``; the
 /// refresh goes on for the others. The credential lives behind a lock; copies of the authenticator share it.
+///
+/// A request that does not require authentication (``Endpoint/requiresAuthentication`` `false`: the
+/// sign-in call, a public endpoint) gets no credential and triggers no refresh, not even while there is
+/// no credential yet, and its `401` is left to the next interceptor. Send the refresh's own call
+/// through a client without this authenticator: through this one it would wait for its own refresh.
 public struct RefreshingAuthenticator<Credential: Sendable>: Authenticator {
     private let store: CredentialStore<Credential>
     private let apply: @Sendable (Credential, inout URLRequest) -> Void
@@ -57,9 +64,11 @@ public struct RefreshingAuthenticator<Credential: Sendable>: Authenticator {
         store.set(credential)
     }
 
-    /// Applies the current credential, first waiting for a refresh under way (or starting one if there is no credential).
+    /// Applies the current credential, first waiting for a refresh under way (or starting one if there is
+    /// no credential); a request that does not require authentication is returned unchanged.
     /// - Throws: ``APIError/credentialRefreshFailed(_:)`` when that refresh fails.
     public func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+        guard context.requiresAuthentication else { return request }
         var request = request
         apply(try await store.credential(for: context.requestID), &request)
         return request
@@ -71,9 +80,11 @@ public struct RefreshingAuthenticator<Credential: Sendable>: Authenticator {
     }
 
     /// On the first `401` of a request, retries with a newer credential, refreshing it if needed (once
-    /// for everyone); anything else is left to the next interceptor.
+    /// for everyone); anything else, and a request that does not require authentication, is left to the next interceptor.
     public func retry(_ request: URLRequest, for error: APIError, context: RequestContext) async -> RetryDecision {
-        guard isUnauthorized(error), !context.previousErrors.contains(where: isUnauthorized) else { return .doNotRetry }
+        guard context.requiresAuthentication, isUnauthorized(error), !context.previousErrors.contains(where: isUnauthorized) else {
+            return .doNotRetry
+        }
         do throws(APIError) {
             try await store.renew(rejected: context.requestID)
             return .retry

@@ -45,21 +45,33 @@ extension APIClient {
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request
         let maximumBodySize = call.responseLimits[limit]
-        @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?) async throws(APIError) -> Value {
+        @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?, _ meter: TransferMeter?) async throws(APIError) -> Value {
+            var progress = sendProgress
+            if let meter {
+                progress = { sent, expected in
+                    meter.reportSent(sent)
+                    sendProgress?(sent, expected)
+                }
+            }
             var transportRequest = try body.transportRequest(
-                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: sendProgress)
+                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: progress)
             if delivery == .buffered { transportRequest.maximumBodySize = maximumBodySize }
             // Redirects are followed below the interceptors: an adapter's credential is not added
             // again to a request that left its origin.
             func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
                 var transportRequest = transportRequest
                 transportRequest.urlRequest = request
-                return try await call.redirectPolicy.send(transportRequest) { request async throws(APIError) in
+                var received = try await call.redirectPolicy.send(transportRequest) { request async throws(APIError) in
                     switch delivery {
                     case .buffered: TransportResponse(try await transport.data(for: request))
                     case .streamed: try await transport.send(request)
                     }
                 }
+                if let meter {
+                    meter.transportAnswered(bodySize: body.size ?? request.httpBody.map { Int64($0.count) })
+                    received.body = received.body.metered(by: meter)
+                }
+                return received
             }
             // The chain sees the request as it goes out, an in-memory upload's body included.
             let outgoing = transportRequest.urlRequest
@@ -74,13 +86,15 @@ extension APIClient {
         }
         if interceptors.isEmpty {
             // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
-            guard let deadline = try CallDeadline.make(call.deadline) else { return try await attempt(request, nil) }
+            guard let deadline = try CallDeadline.make(call.deadline) else { return try await attempt(request, nil, nil) }
             return try await deadline.run { () async -> Result<Value, APIError> in
-                await Result { () async throws(APIError) in try await attempt(request, nil) }
+                await Result { () async throws(APIError) in try await attempt(request, nil, nil) }
             }.get()
         }
-        return try await pipeline.run(request, deadline: call.deadline, response: response) { sent, context async throws(APIError) in
-            try await attempt(sent, context)
+        return try await pipeline.run(
+            request, deadline: call.deadline, requiresAuthentication: call.requiresAuthentication, response: response
+        ) { sent, context, meter async throws(APIError) in
+            try await attempt(sent, context, meter)
         }
     }
 

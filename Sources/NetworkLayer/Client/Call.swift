@@ -24,6 +24,8 @@ struct Call: Sendable {
     var deadline: TimeInterval?
     /// How large the response body may grow: the endpoint's, else the client's.
     var responseLimits: ResponseLimits
+    /// Whether the client's authenticators authenticate it: the endpoint's; `true` for a request built by hand.
+    var requiresAuthentication = true
 }
 
 extension APIClient {
@@ -39,7 +41,8 @@ extension APIClient {
             decoder: endpoint.decoder ?? decoder,
             redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
             deadline: endpoint.deadline ?? deadline,
-            responseLimits: endpoint.responseLimits ?? responseLimits
+            responseLimits: endpoint.responseLimits ?? responseLimits,
+            requiresAuthentication: endpoint.requiresAuthentication
         )
     }
 

@@ -55,6 +55,11 @@ public protocol Endpoint {
     /// How large this endpoint's response body may grow, for the one call whose answer is larger (or
     /// should be smaller) than the rest; `nil` (the default) uses the client's ``APIClient/responseLimits``.
     var responseLimits: ResponseLimits? { get }
+    /// Whether the client's authenticators put a credential on this endpoint's requests and refresh it
+    /// for them; `true` by default. Say `false` for a sign-in or token-refresh call and for public
+    /// endpoints: no credential is added, and a missing or rejected one triggers no refresh.
+    /// Interceptors read it as ``RequestContext/requiresAuthentication``.
+    var requiresAuthentication: Bool { get }
 }
 
 extension Endpoint {
@@ -82,4 +87,6 @@ extension Endpoint {
     public var deadline: TimeInterval? { nil }
     /// `nil`: the client's response limits apply.
     public var responseLimits: ResponseLimits? { nil }
+    /// `true`: the client's authenticators authenticate the request.
+    public var requiresAuthentication: Bool { true }
 }

@@ -42,6 +42,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var deadline: TimeInterval?
     /// How large the response body may grow; `nil` (the client's limits) unless given.
     public var responseLimits: ResponseLimits?
+    /// Whether the client's authenticators authenticate it; `true` unless given. See ``Endpoint/requiresAuthentication``.
+    public var requiresAuthentication: Bool
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -53,6 +55,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     ///   - task: The parameters and body; `.request` (none) by default.
     ///   - timeout: The idle timeout in seconds; `nil` (the transport's) by default.
     ///   - deadline: The total deadline in seconds; `nil` (the client's) by default.
+    ///   - requiresAuthentication: Whether the client's authenticators authenticate it; `true` by default,
+    ///     `false` for a sign-in call or a public endpoint.
     ///   - type: The type the response decodes as; inferred from the context by default.
     public init(
         base: String = "",
@@ -62,6 +66,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         task: HTTPTask = .request,
         timeout: TimeInterval? = nil,
         deadline: TimeInterval? = nil,
+        requiresAuthentication: Bool = true,
         as type: Value.Type = Value.self
     ) {
         self.base = base
@@ -71,6 +76,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         self.task = task
         self.timeout = timeout
         self.deadline = deadline
+        self.requiresAuthentication = requiresAuthentication
         urlParameterEncoder = URLParameterEncoder()
         formParameterEncoder = FormParameterEncoder()
     }
@@ -94,5 +100,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         decoder = endpoint.decoder
         deadline = endpoint.deadline
         responseLimits = endpoint.responseLimits
+        requiresAuthentication = endpoint.requiresAuthentication
     }
 }

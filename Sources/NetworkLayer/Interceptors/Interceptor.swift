@@ -84,7 +84,8 @@ public protocol Interceptor: Sendable {
 
     /// Called for each event of every request the client sends; by default it does nothing.
     ///
-    /// It is called inline on the request's task, so keep it quick and hand slow work elsewhere.
+    /// It is called inline on the request's task (a stream's last two events: on the task that ended
+    /// the stream), so keep it quick and hand slow work elsewhere.
     func observe(_ event: NetworkEvent)
 }
 

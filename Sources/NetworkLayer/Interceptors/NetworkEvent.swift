@@ -7,7 +7,10 @@ import Foundation
 /// Something that happened to a request, for logging and metrics; every ``Interceptor`` observes every event.
 ///
 /// Each call to the client emits ``requestStarted(id:request:)``, then one ``attemptFinished(_:)``
-/// per attempt that was sent, then ``requestFinished(_:)``, all with the same request ID.
+/// per attempt that was sent, then ``requestFinished(_:)``, all with the same request ID. A call that
+/// returns a ``ResponseStream`` emits its last two when the stream ends (read to its end, failed,
+/// cancelled or dropped), so that they count every byte it read; they are then called on the task
+/// that ended it.
 public enum NetworkEvent: Sendable {
     /// The client is about to adapt and send a request, as built.
     case requestStarted(id: Int, request: URLRequest)
@@ -38,12 +41,22 @@ public struct AttemptMetrics: Sendable {
     public let response: HTTPResponse?
     /// Why the attempt failed; `nil` when it succeeded.
     public let error: APIError?
-    /// Seconds from sending the request to holding the whole response or the error.
+    /// Seconds from sending the request to holding the whole response or the error; for a stream, to its end.
     public let duration: TimeInterval
     /// Seconds until the request is sent again; `nil` when it is not retried.
     public let retryDelay: TimeInterval?
+    /// The bytes of request body sent: an in-memory body, a file, a multipart form or a
+    /// `httpBodyStream` alike, as the transport reported them going out (``TransportRequest/sendProgress``).
+    /// A transport that reports no progress counts as having sent the whole body once it answered;
+    /// an attempt an interceptor answered by itself sent nothing.
+    public let bytesSent: Int
+    /// The bytes of response body received: the body as read, whatever its status, collected,
+    /// written to a file or streamed, counted after any `Content-Encoding` is undone (the body's own
+    /// bytes, not those on the wire), the same over every transport. A stream's attempt is reported
+    /// once the stream ends, with all it read.
+    public let bytesReceived: Int
 
-    /// Creates metrics; the client makes these, so you need this only in tests.
+    /// Creates metrics; the client makes these, so you need this only in tests. The byte counts are 0 by default.
     public init(
         requestID: Int,
         attempt: Int,
@@ -51,7 +64,9 @@ public struct AttemptMetrics: Sendable {
         response: HTTPResponse?,
         error: APIError?,
         duration: TimeInterval,
-        retryDelay: TimeInterval?
+        retryDelay: TimeInterval?,
+        bytesSent: Int = 0,
+        bytesReceived: Int = 0
     ) {
         self.requestID = requestID
         self.attempt = attempt
@@ -60,14 +75,12 @@ public struct AttemptMetrics: Sendable {
         self.error = error
         self.duration = duration
         self.retryDelay = retryDelay
+        self.bytesSent = bytesSent
+        self.bytesReceived = bytesReceived
     }
 
     /// The response's status code, if a response arrived.
     public var statusCode: Int? { response?.statusCode }
-    /// The size of the request body (`httpBody`; a stream counts as 0).
-    public var bytesSent: Int { request.httpBody?.count ?? 0 }
-    /// The size of the response body as received.
-    public var bytesReceived: Int { response?.body.count ?? 0 }
 }
 
 /// How a whole request went, over all its attempts.

@@ -9,12 +9,22 @@ public struct RequestContext: Sendable, Equatable {
     public let attempt: Int
     /// Why each earlier attempt failed, oldest first; empty on the first attempt.
     public let previousErrors: [APIError]
+    /// Whether the request wants a credential: its endpoint's ``Endpoint/requiresAuthentication``,
+    /// `true` for a request built by hand. The library's authenticators neither add a credential to
+    /// nor refresh one for a request that says `false`; an interceptor of your own may read it too.
+    public let requiresAuthentication: Bool
 
     /// Creates a context; the client makes these, so you need this only to call an interceptor in a test.
-    public init(requestID: Int = 0, attempt: Int = 1, previousErrors: [APIError] = []) {
+    /// - Parameters:
+    ///   - requestID: The request's ID; 0 by default.
+    ///   - attempt: The attempt's number; 1 by default.
+    ///   - previousErrors: Why earlier attempts failed; none by default.
+    ///   - requiresAuthentication: Whether the request wants a credential; `true` by default.
+    public init(requestID: Int = 0, attempt: Int = 1, previousErrors: [APIError] = [], requiresAuthentication: Bool = true) {
         self.requestID = requestID
         self.attempt = attempt
         self.previousErrors = previousErrors
+        self.requiresAuthentication = requiresAuthentication
     }
 
     /// A new request ID, unique within the process.

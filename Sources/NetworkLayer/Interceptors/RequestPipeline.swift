@@ -14,45 +14,69 @@ struct RequestPipeline {
     /// - Parameters:
     ///   - request: The request as built, before any adapter.
     ///   - deadline: The call's total deadline in seconds, before the interceptors adapt it; `nil` for none.
+    ///   - requiresAuthentication: Whether the authenticators authenticate it (``RequestContext/requiresAuthentication``).
     ///   - response: The response an attempt's value carries, for the events: the value itself for
     ///     ``HTTPResponse``, the head of a download or a stream.
-    ///   - send: Sends one adapted attempt, through ``intercept(_:context:terminal:)``.
-    /// - Returns: The first successful attempt's value.
+    ///   - send: Sends one adapted attempt, through ``intercept(_:context:terminal:)``, counting its
+    ///     bytes with the meter.
+    /// - Returns: The first successful attempt's value. When its body is still to be read (a stream),
+    ///   its ``NetworkEvent/attemptFinished(_:)`` and ``NetworkEvent/requestFinished(_:)`` wait for
+    ///   the body's end, so that they count all of it.
     /// - Throws: The last attempt's error, an adapter's error, ``APIError/cancelled``,
     ///   ``APIError/deadlineExceeded(_:)``, or the error of a ``RetryDecision/fail(_:)``.
     func run<Value: Sendable>(
         _ request: URLRequest,
         deadline: TimeInterval?,
+        requiresAuthentication: Bool = true,
         response: @escaping @Sendable (Value) -> HTTPResponse,
-        send: @escaping @Sendable (URLRequest, RequestContext) async throws(APIError) -> Value
+        send: @escaping @Sendable (URLRequest, RequestContext, TransferMeter) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let requestID = RequestContext.nextRequestID()
         let started = DispatchTime.now().uptimeNanoseconds
         emit(.requestStarted(id: requestID, request: request))
         var run: Run<Value>
         do throws(APIError) {
-            let seconds = adaptDeadline(deadline, for: request, context: RequestContext(requestID: requestID))
+            let seconds = adaptDeadline(
+                deadline, for: request, context: RequestContext(requestID: requestID, requiresAuthentication: requiresAuthentication))
             if let callDeadline = try CallDeadline.make(seconds, since: started) {
                 let pipeline = self
                 let raced = await callDeadline.run { () async -> Result<Run<Value>, APIError> in
-                    .success(await pipeline.attempts(request, requestID: requestID, deadline: callDeadline, response: response, send: send))
+                    .success(
+                        await pipeline.attempts(
+                            request, requestID: requestID, requiresAuthentication: requiresAuthentication, deadline: callDeadline,
+                            response: response, send: send))
                 }
                 switch raced {
                 case .success(let attempts): run = attempts
                 case .failure(let error): run = Run(result: .failure(error))
                 }
             } else {
-                run = await attempts(request, requestID: requestID, deadline: nil, response: response, send: send)
+                run = await attempts(
+                    request, requestID: requestID, requiresAuthentication: requiresAuthentication, deadline: nil, response: response,
+                    send: send)
             }
         } catch {
             run = Run(result: .failure(error))
         }
-        emit(
-            .requestFinished(
-                RequestMetrics(
-                    requestID: requestID, request: request, response: run.lastResponse, error: run.result.failure,
-                    attempts: run.attempts, duration: Self.seconds(since: started)
-                )))
+        let (lastResponse, attempts) = (run.lastResponse, run.attempts)
+        let finished = { @Sendable [self] (error: APIError?) in
+            emit(
+                .requestFinished(
+                    RequestMetrics(
+                        requestID: requestID, request: request, response: lastResponse, error: error, attempts: attempts,
+                        duration: Self.seconds(since: started)
+                    )))
+        }
+        if let open = run.openAttempt, let meter = run.openMeter {
+            // A stream: the last attempt, and the call, end with its body. The handler holds neither the
+            // meter nor the stream, so that dropping the stream is noticed.
+            meter.whenBodyEnds { [self] error, sent, received in
+                emit(.attemptFinished(open.metrics(error: error, sent: sent, received: received)))
+                finished(error)
+            }
+        } else {
+            finished(run.result.failure)
+        }
         return try run.result.get()
     }
 
@@ -61,6 +85,27 @@ struct RequestPipeline {
         var result: Result<Value, APIError>
         var lastResponse: HTTPResponse?
         var attempts = 0
+        /// The successful attempt whose body is still being read, its event not yet emitted.
+        var openAttempt: OpenAttempt?
+        /// The meter of that attempt's body.
+        var openMeter: TransferMeter?
+    }
+
+    /// An attempt whose ``NetworkEvent/attemptFinished(_:)`` waits for the end of its body.
+    private struct OpenAttempt: Sendable {
+        let requestID: Int
+        let attempt: Int
+        let request: URLRequest
+        let response: HTTPResponse?
+        let started: UInt64
+
+        /// The attempt's metrics once its body ended with `error` (`nil` at its end), `sent` and `received` bytes.
+        func metrics(error: APIError?, sent: Int64, received: Int64) -> AttemptMetrics {
+            AttemptMetrics(
+                requestID: requestID, attempt: attempt, request: request, response: response, error: error,
+                duration: RequestPipeline.seconds(since: started), retryDelay: nil, bytesSent: Int(clamping: sent),
+                bytesReceived: Int(clamping: received))
+        }
     }
 
     /// Adapts and sends attempts until one succeeds or no interceptor retries; once `deadline` has
@@ -68,14 +113,16 @@ struct RequestPipeline {
     private func attempts<Value: Sendable>(
         _ request: URLRequest,
         requestID: Int,
+        requiresAuthentication: Bool,
         deadline: CallDeadline?,
         response: (Value) -> HTTPResponse,
-        send: (URLRequest, RequestContext) async throws(APIError) -> Value
+        send: (URLRequest, RequestContext, TransferMeter) async throws(APIError) -> Value
     ) async -> Run<Value> {
         var errors: [APIError] = []
         var run = Run<Value>(result: .failure(.cancelled))
         loop: while true {
-            let context = RequestContext(requestID: requestID, attempt: errors.count + 1, previousErrors: errors)
+            let context = RequestContext(
+                requestID: requestID, attempt: errors.count + 1, previousErrors: errors, requiresAuthentication: requiresAuthentication)
             let sent: URLRequest
             do throws(APIError) {
                 sent = try await adapt(request, context: context)
@@ -85,7 +132,8 @@ struct RequestPipeline {
             }
             run.attempts += 1
             let attemptStarted = DispatchTime.now().uptimeNanoseconds
-            var outcome = await Result { () async throws(APIError) in try await send(sent, context) }
+            let meter = TransferMeter()
+            var outcome = await Result { () async throws(APIError) in try await send(sent, context, meter) }
             if let deadline { outcome = deadline.outcome(outcome) }
             let duration = Self.seconds(since: attemptStarted)
             let attemptResponse = outcome.response(response)
@@ -94,12 +142,20 @@ struct RequestPipeline {
             if case .failure(let error) = outcome, !error.endsTheCall {
                 decision = await retryDecision(sent, for: error, context: context)
             }
-            emit(
-                .attemptFinished(
-                    AttemptMetrics(
-                        requestID: requestID, attempt: context.attempt, request: sent, response: attemptResponse,
-                        error: outcome.failure, duration: duration, retryDelay: decision.delay
-                    )))
+            if case .success = outcome, meter.isBodyOpen {
+                run.openAttempt = OpenAttempt(
+                    requestID: requestID, attempt: context.attempt, request: sent, response: attemptResponse, started: attemptStarted)
+                run.openMeter = meter
+            } else {
+                emit(
+                    .attemptFinished(
+                        AttemptMetrics(
+                            requestID: requestID, attempt: context.attempt, request: sent, response: attemptResponse,
+                            error: outcome.failure, duration: duration, retryDelay: decision.delay,
+                            bytesSent: Int(clamping: meter.bytesSent),
+                            bytesReceived: Int(clamping: meter.bytesReceived)
+                        )))
+            }
             run.result = outcome
             guard case .failure(let error) = outcome else { break }
             switch decision {
@@ -184,7 +240,7 @@ struct RequestPipeline {
     }
 
     /// The seconds since `start`, an uptime in nanoseconds.
-    private static func seconds(since start: UInt64) -> TimeInterval {
+    fileprivate static func seconds(since start: UInt64) -> TimeInterval {
         TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
     }
 

@@ -35,6 +35,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
     private let storage: Storage
     private var limit: Limit?
+    /// Counts the chunks handed to the reader, and hears when the body ends, for the ``NetworkEvent``s.
+    private var meter: TransferMeter?
 
     /// A body that is already whole in memory; empty by default.
     public init(_ data: Data = Data()) {
@@ -80,11 +82,19 @@ public struct ResponseBody: AsyncSequence, Sendable {
         return body
     }
 
+    /// This body, telling `meter` of every chunk handed to its reader and of its end.
+    func metered(by meter: TransferMeter) -> ResponseBody {
+        var body = self
+        body.meter = meter
+        meter.attachBody()
+        return body
+    }
+
     /// Makes the iterator; a body is read once.
     public func makeAsyncIterator() -> Iterator {
         switch storage {
-        case .complete(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil, limit: limit)
-        case .streamed(let reader): Iterator(pending: nil, reader: reader, limit: limit)
+        case .complete(let data): Iterator(pending: data.isEmpty ? nil : data, reader: nil, limit: limit, meter: meter)
+        case .streamed(let reader): Iterator(pending: nil, reader: reader, limit: limit, meter: meter)
         }
     }
 
@@ -93,7 +103,14 @@ public struct ResponseBody: AsyncSequence, Sendable {
     public func collect() async throws(APIError) -> Data {
         switch storage {
         case .complete(let data):
-            try limit?.check(Int64(data.count))
+            do {
+                try limit?.check(Int64(data.count))
+            } catch {
+                meter?.bodyEnded(error)
+                throw error
+            }
+            meter?.received(data.count)
+            meter?.bodyEnded(nil)
             return data
         case .streamed:
             let collected = Locked(Data())
@@ -125,6 +142,21 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// then keep pace with the transport without any buffering. Chunks come one at a time, in order.
     /// - Throws: The ``APIError`` that ended the body, or the one `handler` threw (which cancels the body).
     func consume(_ handler: @escaping @Sendable (Data) throws(APIError) -> Void) async throws(APIError) {
+        guard let meter else { return try await consumeUnmetered(handler) }
+        do {
+            try await consumeUnmetered { chunk throws(APIError) in
+                meter.received(chunk.count)
+                try handler(chunk)
+            }
+            meter.bodyEnded(nil)
+        } catch {
+            meter.bodyEnded(error)
+            throw error
+        }
+    }
+
+    /// ``consume(_:)`` without the meter.
+    private func consumeUnmetered(_ handler: @escaping @Sendable (Data) throws(APIError) -> Void) async throws(APIError) {
         switch storage {
         case .complete(let data):
             try limit?.check(Int64(data.count))
@@ -147,6 +179,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// Ends the body before its end: the transport stops the transfer and closes its connection.
     public func cancel() {
         if case .streamed(let reader) = storage { reader.buffer.terminate(.cancelled) }
+        meter?.bodyEnded(.cancelled)
     }
 
     /// Reads a ``ResponseBody``'s chunks.
@@ -154,18 +187,33 @@ public struct ResponseBody: AsyncSequence, Sendable {
         private var pending: Data?
         private let reader: ResponseBodyReader?
         private let limit: Limit?
+        private let meter: TransferMeter?
         private var received: Int64 = 0
 
-        fileprivate init(pending: Data?, reader: ResponseBodyReader?, limit: Limit?) {
+        fileprivate init(pending: Data?, reader: ResponseBodyReader?, limit: Limit?, meter: TransferMeter?) {
             self.pending = pending
             self.reader = reader
             self.limit = limit
+            self.meter = meter
         }
 
         /// The next chunk, or `nil` once the body has ended.
         /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task
         ///   is cancelled; ``APIError/responseTooLarge(_:limit:received:)`` when the body went past its limit.
         public mutating func next() async throws(APIError) -> Data? {
+            guard let meter else { return try await nextUnmetered() }
+            do {
+                let chunk = try await nextUnmetered()
+                if let chunk { meter.received(chunk.count) } else { meter.bodyEnded(nil) }
+                return chunk
+            } catch {
+                meter.bodyEnded(error)
+                throw error
+            }
+        }
+
+        /// ``next()`` without the meter.
+        private mutating func nextUnmetered() async throws(APIError) -> Data? {
             let chunk: Data?
             if let pending {
                 self.pending = nil

@@ -19,7 +19,8 @@ public struct TransportRequest: Sendable {
     /// (``URLSessionTransport``: its session's `timeoutIntervalForRequest`).
     public var timeout: TimeInterval?
     /// Called as the body goes out, with the bytes sent so far and the total when known; on an
-    /// arbitrary thread, so keep it quick. `nil` by default.
+    /// arbitrary thread, so keep it quick. `nil` by default. The client counts
+    /// ``AttemptMetrics/bytesSent`` from it, so a transport reports every body it sends.
     public var sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
     /// The most bytes of response body ``HTTPTransport/data(for:)`` collects in memory, counted after
     /// any `Content-Encoding` is undone; `nil` (the default) for no limit. Past it the transport stops

@@ -30,6 +30,30 @@ extension ArticleTests {
             }
         }
 
+        struct SignIn: Encodable, Sendable { let user: String; let password: String }
+        struct Token: Decodable { let accessToken: String }
+
+        enum AuthAPI: Endpoint {
+            case signIn(user: String, password: String)
+            case refresh(refreshToken: String)
+
+            var base: String { "https://api.example.com" }
+            var path: String {
+                switch self {
+                case .signIn: "/session"
+                case .refresh: "/session/refresh"
+                }
+            }
+            var method: HTTPMethod { .post }
+            var task: HTTPTask {
+                switch self {
+                case .signIn(let user, let password): .requestJSONBody(SignIn(user: user, password: password))
+                case .refresh(let refreshToken): .requestJSONBody(["refreshToken": refreshToken])
+                }
+            }
+            var requiresAuthentication: Bool { false }  // no credential, no refresh
+        }
+
         /// The value of `name` on the request `authenticator` makes of a plain one.
         func header(_ name: String, from authenticator: some Authenticator) async throws -> String? {
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
@@ -91,6 +115,34 @@ extension ArticleTests {
 
             #expect(stubs.requests.map { $0.headers["X-Access-Token"] } == ["old", "renewed"])
             #expect(sessionAuth.credential?.refreshToken == "r")
+        }
+
+        @Test("Sign in without a credential, then refresh through a client without the authenticator")
+        func signInAndRefresh() async throws {
+            let stubs = StubSession()
+            stubs.register(.post, "/session", .json(#"{"accessToken":"t-1"}"#))
+            stubs.register(.post, "/session/refresh", .json(#"{"accessToken":"fresh"}"#))
+            stubs.register(.get, "/3/movie/popular") { request in
+                request.headers.authorization == "Bearer fresh" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
+            }
+            let storedToken: String? = nil
+            let refreshToken = "r-1"
+
+            let authClient = Article.client(stubs)  // no authenticator: the refresh never waits for itself
+            let auth = RefreshingAuthenticator(token: storedToken) { expiredToken in
+                // runs once, however many requests got 401 together
+                try await authClient.send(AuthAPI.refresh(refreshToken: refreshToken), as: Token.self).accessToken
+            }
+            let client = Article.client(stubs, interceptors: [auth, RetryPolicy()])
+            let token = try await client.send(AuthAPI.signIn(user: "ada", password: "secret"), as: Token.self)
+            auth.setCredential(token.accessToken)
+
+            let page = await withWatchdog(seconds: 30) { await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self) }
+            #expect(try page?.get().page == 1)
+            #expect(stubs.requests.map(\.path) == ["/session", "/3/movie/popular", "/session/refresh", "/3/movie/popular"])
+            #expect(stubs.requests.map(\.headers.authorization) == [nil, "Bearer t-1", nil, "Bearer fresh"])
+            let request = Request<Token>(base: "https://api.example.com", path: "/session", method: .post, requiresAuthentication: false)
+            #expect(!request.requiresAuthentication)
         }
     }
 }

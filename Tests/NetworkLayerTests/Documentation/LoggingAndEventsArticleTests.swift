@@ -32,6 +32,20 @@ extension ArticleTests {
             #expect(line.hasSuffix(", sent 0 B, received 12 B"))
         }
 
+        @Test("The labelled initialiser takes a closure passed by name")
+        func labelledLogger() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/items", .json(#"{"items":[]}"#))
+            let lines = LockedArray<String>()
+
+            let log: @Sendable (String) -> Void = { line in lines.append(line) }
+            let labelled = NetworkLogger(level: .info, sink: log)
+            let quiet = NetworkLogger(level: .error, redaction: .default, bodyLimit: 0, sink: log)
+            _ = try await Article.client(stubs, interceptors: [labelled, quiet]).send(Items(), as: Empty.self)
+
+            #expect(lines.count == 1, "one line from .info, none from .error for a success")
+        }
+
         @Test("cURLDescription prints the command shown, credentials redacted")
         func cURL() throws {
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/items?api_key=k")))
