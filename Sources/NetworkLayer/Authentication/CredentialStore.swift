@@ -123,7 +123,7 @@ final class CredentialStore<Credential: Sendable>: Sendable {
 
     private static func refreshError(_ error: any Error) -> APIError {
         if let error = error as? APIError, case .credentialRefreshFailed = error { return error }
-        return .credentialRefreshFailed(APIError.reason(error))
+        return .credentialRefreshFailed(error)
     }
 
     /// The refresh's credential; ``APIError/cancelled`` at once when the waiting caller is cancelled,

@@ -24,6 +24,8 @@ struct Call: Sendable {
     var deadline: TimeInterval?
     /// How large the response body may grow: the endpoint's, else the client's.
     var responseLimits: ResponseLimits
+    /// The endpoint's own check of the response, run before the client's ``APIClient/validate(_:)``; `nil` for none.
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? = nil
 }
 
 extension APIClient {
@@ -39,7 +41,8 @@ extension APIClient {
             decoder: endpoint.decoder ?? decoder,
             redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
             deadline: endpoint.deadline ?? deadline,
-            responseLimits: endpoint.responseLimits ?? responseLimits
+            responseLimits: endpoint.responseLimits ?? responseLimits,
+            validateResponse: endpoint.validateResponse
         )
     }
 

@@ -28,7 +28,7 @@ public struct ResponseLimits: Sendable, Equatable {
 
     /// The most bytes of a body collected in memory: what ``APIClient/send(_:as:)``,
     /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:as:)``,
-    /// ``APIClient/response(for:progress:)-(Endpoint,_)``, the completion form and uploads' answers
+    /// ``APIClient/response(for:progress:)``, the completion form and uploads' answers
     /// hold. 64 MiB by default (``defaultInMemory``).
     ///
     /// A transport collecting a body holds it to this limit whatever its status; a rejected response's

@@ -52,6 +52,11 @@ public protocol Endpoint {
     /// How large this endpoint's response body may grow, for the one call whose answer is larger (or
     /// should be smaller) than the rest; `nil` (the default) uses the client's ``APIClient/responseLimits``.
     var responseLimits: ResponseLimits? { get }
+    /// Checks this endpoint's responses before they are decoded, and may throw your own error (say the
+    /// `LoginError` a `401` from a login means), which the call then fails with as
+    /// ``APIError/validationFailed(_:_:)``. It runs before the client's ``APIClient/validate(_:)``, on
+    /// the response the call ends with, whatever its status; `nil` (the default) leaves it to the client's.
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? { get }
 }
 
 extension Endpoint {
@@ -77,4 +82,6 @@ extension Endpoint {
     public var deadline: TimeInterval? { nil }
     /// `nil`: the client's response limits apply.
     public var responseLimits: ResponseLimits? { nil }
+    /// `nil`: only the client's ``APIClient/validate(_:)`` checks the response.
+    public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? { nil }
 }

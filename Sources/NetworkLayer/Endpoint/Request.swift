@@ -41,6 +41,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var deadline: TimeInterval?
     /// How large the response body may grow; `nil` (the client's limits) unless given.
     public var responseLimits: ResponseLimits?
+    /// Checks the response before it is decoded; `nil` (the client's check only) unless given. See ``Endpoint/validateResponse``.
+    public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -92,5 +94,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         decoder = endpoint.decoder
         deadline = endpoint.deadline
         responseLimits = endpoint.responseLimits
+        validateResponse = endpoint.validateResponse
     }
 }

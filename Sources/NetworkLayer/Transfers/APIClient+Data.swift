@@ -6,7 +6,7 @@ import Foundation
 
 extension APIClient {
     /// Sends `endpoint` and collects its body in memory, reporting progress: the same as
-    /// ``APIClient/response(for:progress:)-(Endpoint,_)``, under its former name.
+    /// ``APIClient/response(for:progress:)``, under its former name.
     @available(*, deprecated, renamed: "response(for:progress:)")
     public func data(
         for endpoint: some Endpoint,
