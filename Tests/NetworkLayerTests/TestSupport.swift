@@ -18,6 +18,7 @@ struct TestEndpoint: Endpoint {
     var urlParameterEncoder = URLParameterEncoder()
     var formParameterEncoder = FormParameterEncoder()
     var deadline: TimeInterval?
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
 }
 
 /// A small model decoded in tests.
