@@ -45,7 +45,7 @@ struct PaginationTests {
         let server = try Self.server(paths: paths)
         defer { server.stop() }
         let first = Request<NotePage>(base: server.baseURL, path: "/notes", timeout: 10)
-        let pages = transport.makeClient().pages(startingWith: first) { $0.response.link("next").map { URLRequest(url: $0) } }
+        let pages = transport.makeClient().pages(startingWith: first)
         var items: [Int] = []
         for try await page in pages { items += page.items }
         #expect(items == [10, 11, 20, 21, 30, 31])
@@ -99,7 +99,7 @@ struct PaginationTests {
         stubs.register(.get, "/notes", StubResponse(headers: ["Link": "</gone>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8)))
         stubs.register(.get, "/gone", .status(410))
         let client = NetworkClient(transport: stubs)
-        var iterator = client.pages(startingWith: Self.notes) { $0.response.link("next").map { URLRequest(url: $0) } }.makeAsyncIterator()
+        var iterator = client.pages(startingWith: Self.notes).makeAsyncIterator()
         #expect(try await iterator.next()?.items == [1])
         let error = await #expect(throws: APIError.self) { try await iterator.next() }
         #expect(error?.statusCode == 410)

@@ -134,7 +134,7 @@ struct ReadmeTests {
         // Walk pages (this API sends no Link header: one page).
         let first = Request<MoviePage>(MovieAPI.popular(page: 1))
         var pageCount = 0
-        for try await _ in client.pages(startingWith: first, next: { $0.response.link("next").map { URLRequest(url: $0) } }) {
+        for try await _ in client.pages(startingWith: first) {
             pageCount += 1
         }
         // Without async: the completion runs once; cancelling completes it with .cancelled.

@@ -7,9 +7,8 @@ import Foundation
 /// The pages of a paginated API, fetched one at a time as you iterate: the first request's page,
 /// then the page of each request your `next` closure returns, until it returns `nil`.
 ///
-/// ``APIClient/pages(startingWith:maximumPages:next:)-(_,_,(Response<Page>)->URLRequest?)`` follows a
-/// `Link` header or any URL; ``APIClient/pages(startingWith:maximumPages:next:)-(_,_,(Response<Page>)->Request<Page>?)``
-/// a page number or a cursor. Nothing is sent before the first `next()`, each page is one call with
+/// ``APIClient/pages(startingWith:maximumPages:following:)`` follows a `Link` header or any URL;
+/// ``APIClient/pages(startingWith:maximumPages:next:)`` a page number or a cursor. Nothing is sent before the first `next()`, each page is one call with
 /// everything a call does (interceptors, retries, validation), and iterating ends with the first
 /// error, or with ``APIError/cancelled`` once the iterating task is cancelled.
 public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
@@ -67,12 +66,12 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
 }
 
 extension APIClient {
-    /// The pages of a paginated API whose next page is a URL: a `Link` header's `next`, a `next_url`
-    /// in the body. Each page after the first is sent as a request you built with this client's
-    /// defaults and the first request's overrides (decoder, acceptable statuses, validation, limits).
+    /// The pages of a paginated API whose next page is a URL: the `Link` header's `next` by default, or
+    /// any other (a `next_url` in the body). Each page after the first is sent as a request you built,
+    /// with the first request's overrides (decoder, acceptable statuses, validation, limits).
     ///
     /// ```swift
-    /// for try await page in client.pages(startingWith: .notes, next: { $0.response.link("next").map { URLRequest(url: $0) } }) {
+    /// for try await page in client.pages(startingWith: .notes) {   // follows Link: <…>; rel="next"
     ///     print(page.items.count)
     /// }
     /// ```
@@ -80,12 +79,13 @@ extension APIClient {
     ///   - first: The request of the first page.
     ///   - maximumPages: The most pages fetched, a guard against a server whose links go round in a
     ///     circle; `nil` (no limit) by default.
-    ///   - next: The request of the page after the given one, or `nil` after the last page.
+    ///   - following: The request of the page after the given one, or `nil` after the last page; by
+    ///     default a `GET` of the target of the response's `Link` with the relation `next`.
     /// - Returns: The pages, fetched as you iterate.
     public func pages<Page>(
         startingWith first: Request<Page>,
         maximumPages: Int? = nil,
-        next: @escaping @Sendable (Response<Page>) -> URLRequest?
+        following next: @escaping @Sendable (Response<Page>) -> URLRequest? = { $0.response.link("next").map { URLRequest(url: $0) } }
     ) -> Pages<Page> {
         Pages(
             fetch: { previous async throws(APIError) in

@@ -67,10 +67,7 @@ extension ArticleTests {
             let client = Article.client(stubs)
 
             let first = Request<MoviePage>(MovieAPI.popular(page: 1))
-            let byLink = client.pages(startingWith: first) { page in
-                page.response.link("next").map { URLRequest(url: $0) }
-            }
-            for try await page in byLink { print(page.results.count) }
+            for try await page in client.pages(startingWith: first) { print(page.results.count) }  // by Link: rel="next"
 
             let byNumber = client.pages(startingWith: first, maximumPages: 10) { page in
                 page.value.results.isEmpty ? nil : Request(MovieAPI.popular(page: page.value.page + 1))
