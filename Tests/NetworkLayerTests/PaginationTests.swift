@@ -69,6 +69,18 @@ struct PaginationTests {
         #expect(paths.withLock { $0 } == ["/feed", "/feed?cursor=c2", "/feed?cursor=c3"])
     }
 
+    @Test("Two Link fields in one response are both read", arguments: TransportKind.all)
+    func twoLinkFields(transport: TransportKind) async throws {
+        let server = try ScriptedServer { connection in
+            // The second field rides in the first one's value: the script's headers are a dictionary.
+            connection.writeHead(headers: ["Link": "</notes?page=2>; rel=next\r\nLink: </notes?page=9>; rel=last", "Content-Length": "0"])
+        }
+        defer { server.stop() }
+        let response = try await transport.makeClient().response(for: TestEndpoint(base: server.baseURL, path: "/notes", timeout: 10))
+        #expect(response.link("next")?.absoluteString == "\(server.baseURL)/notes?page=2")
+        #expect(response.link("last")?.absoluteString == "\(server.baseURL)/notes?page=9")
+    }
+
     /// Stubs whose every page links back to itself, as a server in a loop would.
     private static func loopingStubs() -> StubTransport {
         let stubs = StubTransport()
