@@ -85,12 +85,12 @@ extension APIClient {
     public func pages<Page>(
         startingWith first: Request<Page>,
         maximumPages: Int? = nil,
-        following next: @escaping @Sendable (Response<Page>) -> URLRequest? = { $0.response.link("next").map { URLRequest(url: $0) } }
+        following: @escaping @Sendable (Response<Page>) -> URLRequest? = { $0.response.link("next").map { URLRequest(url: $0) } }
     ) -> Pages<Page> {
         Pages(
             fetch: { previous async throws(APIError) in
                 guard let previous else { return try await response(for: first) }
-                guard let request = next(previous) else { return nil }
+                guard let request = following(previous) else { return nil }
                 var call = try makeCall(for: first)
                 call.request = request
                 call.upload = nil

@@ -5,8 +5,9 @@ import Foundation
 #endif
 
 extension APIError {
-    /// Whether both are the same case with equal values; the errors a case keeps (see
-    /// ``underlyingError``) compare as ``sameError(_:_:)`` says.
+    /// Whether both are the same case with equal values. The errors a case keeps (see
+    /// ``underlyingError``) are equal when they are of one type and equal (an `Equatable` error), or
+    /// else alike in `String(reflecting:)`, which shows a `DecodingError`'s coding path and description.
     public static func == (lhs: APIError, rhs: APIError) -> Bool {
         switch lhs {
         case .invalidURL(let a): if case .invalidURL(let b) = rhs { a == b } else { false }
