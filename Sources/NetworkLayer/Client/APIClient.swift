@@ -43,7 +43,7 @@ public protocol APIClient: Sendable {
     /// call, however busy the server keeps it (a body dripping a byte at a time, a `102 Processing`
     /// every half second), with ``APIError/deadlineExceeded(_:)``. It counts from the call's start and
     /// covers the adapters, every attempt, the waits between retries, redirects, and the body until it
-    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)-(Endpoint,_)``
+    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)``
     /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
     /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
     /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``

@@ -34,7 +34,7 @@ public struct ResponseLimits: Sendable, Equatable {
     /// A transport collecting a body holds it to this limit whatever its status; a rejected response's
     /// body is then kept for its error only up to 64 KiB.
     public var inMemory: Int64
-    /// The most bytes ``APIClient/download(for:to:progress:)-(Endpoint,_,_)`` writes to a file;
+    /// The most bytes ``APIClient/download(for:to:progress:)`` writes to a file;
     /// `nil` (the default) for no limit: the disk holds the body, not memory.
     public var download: Int64?
     /// The most bytes a ``ResponseStream`` delivers, counted as it is read; `nil` (the default) for no
