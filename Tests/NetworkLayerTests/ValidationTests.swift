@@ -114,7 +114,7 @@ struct ValidationTests {
         #expect(await client.fetch(TestEndpoint(), as: Movie.self).failure?.underlying(as: ServerError.self) != nil)
     }
 
-    @Test("Every verb reports the app's error: raw responses, hand-built requests, uploads and downloads")
+    @Test("Every verb reports the app's error: raw responses, hand-built requests, uploads, downloads and streams")
     func everyVerb() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json(Self.serverError, statusCode: 404))
@@ -131,6 +131,7 @@ struct ValidationTests {
                 try await client.upload(for: TestEndpoint(method: .post, task: .requestJSONBody(["a": 1])), as: Empty.self)
             },
             await #expect(throws: APIError.self) { try await client.download(for: TestEndpoint(), to: directory.file("x")) },
+            await #expect(throws: APIError.self) { try await client.stream(for: TestEndpoint()) },
         ]
         #expect(errors.map { $0?.underlying(as: ServerError.self) } == Array(repeating: expected, count: errors.count))
     }
