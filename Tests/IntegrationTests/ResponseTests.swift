@@ -50,7 +50,7 @@ struct ResponseTests {
     func htmlInsteadOfJSON(transport: TransportKind) async throws {
         let client = transport.makeClient()
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/html"))
-        guard case .decodingFailed(_, let body)? = result.failure else {
+        guard case .decodingFailed(_, let body, _)? = result.failure else {
             Issue.record("expected decodingFailed, got \(result)")
             return
         }

@@ -65,7 +65,7 @@ struct TransferRedirectTests {
         "A streamed body, which cannot be sent twice, gets its 307 back instead of arriving empty or in part",
         arguments: TransportKind.all)
     func streamedBodyIsNotResent(transport: TransportKind) async throws {
-        let error = await #expect(throws: APIError.self) { try await transport.makeClient().download(for: Self.streamedBodyRedirect()) }
+        let error = await #expect(throws: APIError.self) { try await transport.makeClient().download(with: Self.streamedBodyRedirect()) }
         #expect(error?.statusCode == 307, "\(String(describing: error))")
     }
 }

@@ -40,7 +40,9 @@ struct APIErrorTests {
             (.unacceptableStatusCode(999, HTTPResponse(statusCode: 999)), "The server answered 999 (outside HTTP's 100–599)"),
             (.invalidData, "The response body was empty where a value was expected"),
             (
-                .decodingFailed("MoviePage: key 'total_results' not found at results[3]", body: Data("{}".utf8)),
+                .decodingFailed(
+                    "MoviePage: key 'total_results' not found at results[3]", body: Data("{}".utf8),
+                    error: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "x"))),
                 "Decoding failed: MoviePage: key 'total_results' not found at results[3] (body: 2 bytes)"
             ),
             (.deadlineExceeded(30), "The request did not finish within its deadline of 30 s"),

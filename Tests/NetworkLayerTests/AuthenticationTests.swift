@@ -49,7 +49,7 @@ struct AuthenticationTests {
     func bearerTokenFailure() async {
         let stubs = StubSession()
         let authenticator = BearerTokenAuthenticator { throw RefreshDenied() }
-        await #expect(throws: APIError.adaptationFailed(interceptor: "BearerTokenAuthenticator", reason: "the refresh token was revoked")) {
+        await #expect(throws: APIError.adaptationFailed(interceptor: "BearerTokenAuthenticator", error: RefreshDenied())) {
             try await client(stubs, [authenticator]).send(TestEndpoint(), as: Empty.self)
         }
         #expect(stubs.requests.isEmpty)
@@ -116,7 +116,7 @@ struct RefreshingAuthenticatorTests {
             return await group.reduce(into: [APIError?]()) { $0.append($1) }
         }
         #expect(errors.count == 50)
-        #expect(errors.allSatisfy { $0 == .credentialRefreshFailed("the refresh token was revoked") })
+        #expect(errors.allSatisfy { $0 == .credentialRefreshFailed(RefreshDenied()) })
         #expect(refreshes.count == 1)
         #expect(stubs.requests.count == 50, "nothing was retried")
         #expect(auth.credential == "old")
@@ -185,7 +185,7 @@ struct RefreshingAuthenticatorTests {
             return "new"
         }
         let client = client(stubs, [auth])
-        #expect(await client.fetch(TestEndpoint(), as: Movie.self).failure == .credentialRefreshFailed("the refresh token was revoked"))
+        #expect(await client.fetch(TestEndpoint(), as: Movie.self).failure == .credentialRefreshFailed(RefreshDenied()))
         _ = try await client.send(TestEndpoint(), as: Movie.self)
         #expect(refreshes.count == 2)
     }

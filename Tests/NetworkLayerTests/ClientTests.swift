@@ -176,7 +176,7 @@ struct ClientTests {
             (error as? APIError)?.response?.text == "no such thing" && (error as? APIError)?.statusCode == 404
         }
         let request = URLRequest(url: try #require(URL(string: "https://h.test/items")))
-        #expect(try await stubbed.client.response(for: request).statusCode == 202)
+        #expect(try await stubbed.client.response(with: request).statusCode == 202)
     }
 
     @Test("A hand-built GET or HEAD with a body is refused before it is sent", arguments: ["GET", "HEAD"])

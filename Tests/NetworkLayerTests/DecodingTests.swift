@@ -50,7 +50,9 @@ struct DecodingTests {
         let invalid = Data([0xC3, 0x28])
         #expect(
             await fetch(StubResponse(body: invalid), as: String.self).failure
-                == .decodingFailed("String: the body is not valid UTF-8", body: invalid))
+                == .decodingFailed(
+                    "String: the body is not valid UTF-8", body: invalid,
+                    error: DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "the body is not valid UTF-8"))))
     }
 
     @Test("An empty body where a value is expected is .invalidData")
@@ -101,12 +103,14 @@ struct DecodingTests {
         ])
     func decodingFailures(body: String, expectedPrefix: String) async throws {
         let error = try #require(await fetch(.json(body), as: MoviePage.self).failure)
-        guard case .decodingFailed(let reason, let received) = error else {
+        guard case .decodingFailed(let reason, let received, let underlying) = error else {
             Issue.record("expected .decodingFailed, got \(error)")
             return
         }
         #expect(reason.hasPrefix(expectedPrefix), "\(reason)")
         #expect(received == Data(body.utf8))
+        #expect(underlying is DecodingError, "the decoder's error is kept: \(underlying)")
+        #expect(error.underlying(as: DecodingError.self) != nil)
         #expect(error.description.hasPrefix("Decoding failed: \(expectedPrefix)"))
     }
 

@@ -36,7 +36,7 @@ struct HandBuiltRequestTests {
         stubs.register(.get, "/items", .chunked([body.prefix(1_000), body.dropFirst(1_000)], headers: ["Content-Length": "3000"]))
         let log = ProgressLog()
 
-        let response = try await NetworkClient(transport: stubs).response(for: request("/items"), progress: log.handler)
+        let response = try await NetworkClient(transport: stubs).response(with: request("/items"), progress: log.handler)
 
         #expect(response.body == body)
         let partial: [Int64] = log.all.map(\.completedBytes).filter { $0 > 0 && $0 < 3_000 }

@@ -73,7 +73,7 @@ struct InterceptorPipelineTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", .status(204))
         let later = HeaderAdapter(header: "X-Later", value: "1")
-        await #expect(throws: APIError.adaptationFailed(interceptor: "KeychainAdapter", reason: "the keychain is locked")) {
+        await #expect(throws: APIError.adaptationFailed(interceptor: "KeychainAdapter", error: KeychainAdapter.Locked())) {
             try await client(stubs, [KeychainAdapter(), later]).send(TestEndpoint(), as: Empty.self)
         }
         #expect(stubs.requests.isEmpty)
@@ -124,8 +124,8 @@ struct InterceptorPipelineTests {
     func failDecision() async {
         let stubs = StubSession()
         stubs.register(.get, "/items", .status(401))
-        let retrier = ScriptedRetrier { _, _ in .fail(.credentialRefreshFailed("offline")) }
-        await #expect(throws: APIError.credentialRefreshFailed("offline")) {
+        let retrier = ScriptedRetrier { _, _ in .fail(.credentialRefreshFailed(URLError(.notConnectedToInternet))) }
+        await #expect(throws: APIError.credentialRefreshFailed(URLError(.notConnectedToInternet))) {
             try await client(stubs, [retrier]).send(TestEndpoint(), as: Empty.self)
         }
         #expect(stubs.requests.count == 1)
@@ -196,13 +196,13 @@ struct InterceptorPipelineTests {
     @Test("The new errors have readable descriptions")
     func errorDescriptions() {
         #expect(
-            APIError.adaptationFailed(interceptor: "TokenAdapter", reason: "the keychain is locked").description
+            APIError.adaptationFailed(interceptor: "TokenAdapter", error: KeychainAdapter.Locked()).description
                 == "Interceptor TokenAdapter failed to adapt the request, so it was not sent: the keychain is locked")
         #expect(
-            APIError.credentialRefreshFailed("The server answered 400 Bad Request").description
+            APIError.credentialRefreshFailed(APIError.unacceptableStatusCode(400, HTTPResponse(statusCode: 400))).description
                 == "Refreshing the credential failed: The server answered 400 Bad Request")
-        #expect(APIError.credentialRefreshFailed("x").statusCode == nil)
-        #expect(APIError.adaptationFailed(interceptor: "A", reason: "b").response == nil)
+        #expect(APIError.credentialRefreshFailed(URLError(.unknown)).statusCode == nil)
+        #expect(APIError.adaptationFailed(interceptor: "A", error: URLError(.unknown)).response == nil)
     }
 }
 
@@ -231,7 +231,7 @@ enum SendStyle: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case .responseForEndpoint:
             _ = try await client.response(for: endpoint)
         case .responseForRequest:
-            _ = try await client.response(for: endpoint.urlRequest())
+            _ = try await client.response(with: endpoint.urlRequest())
         case .responseWithProgress:
             _ = try await client.response(for: endpoint, progress: { _ in })
         case .decodedResponse:

@@ -68,7 +68,7 @@ struct NetworkEventTests {
         #expect(events.finished.map(\.attempts) == [0])
         #expect(
             events.finished.first?.error
-                == .adaptationFailed(interceptor: "FailingAdapter", reason: "authentication is required [URLError -1013]"))
+                == .adaptationFailed(interceptor: "FailingAdapter", error: URLError(.userAuthenticationRequired)))
         #expect(stubs.requests.isEmpty)
     }
 

@@ -145,6 +145,14 @@ struct ReadmeTests {
             for: Readme.FileAPI.upload(directory.file("upload.bin")), as: Readme.Receipt.self, progress: { _ in })
         // A URLRequest you built.
         let built = try await client.send(with: MovieAPI.popular(page: 1).urlRequest(), as: MoviePage.self)
+        let builtResponse = try await client.response(with: MovieAPI.popular(page: 1).urlRequest(), as: MoviePage.self)
+        let builtRaw = try await client.response(with: MovieAPI.popular(page: 1).urlRequest())
+        // Walk pages (this API sends no Link header: one page).
+        let first = Request<MoviePage>(MovieAPI.popular(page: 1))
+        var pageCount = 0
+        for try await _ in client.pages(startingWith: first) {
+            pageCount += 1
+        }
         // Without async: the completion runs once; cancelling completes it with .cancelled.
         let completed = LockedArray<Result<Empty, APIError>>()
         let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
@@ -152,6 +160,9 @@ struct ReadmeTests {
 
         #expect([page.page, try result.get().page, typed.page, decoded.value.page, built.page] == [1, 1, 1, 1, 1])
         #expect(decoded.statusCode == 200)
+        #expect(builtResponse.value.page == 1)
+        #expect(builtRaw.statusCode == 200)
+        #expect(pageCount == 1)
         #expect(raw.text == #"{"page":1,"results":[]}"#)
         #expect(events == ["hello"])
         #expect(try Data(contentsOf: downloaded.fileURL) == Data("jpeg".utf8))

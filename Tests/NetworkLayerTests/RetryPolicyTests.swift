@@ -57,7 +57,7 @@ struct RetryPolicyTests {
             (.requestFailed(URLError(.notConnectedToInternet)), false),
             (.cancelled, false),
             (.invalidResponse, false),
-            (.decodingFailed("x", body: Data()), false),
+            (.decodingFailed("x", body: Data(), error: CocoaError(.coderReadCorrupt)), false),
             (.invalidRequest("x"), false),
         ])
     func transportErrors(error: APIError, retried: Bool) async {

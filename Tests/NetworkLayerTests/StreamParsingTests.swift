@@ -125,7 +125,7 @@ struct StreamParsingTests {
             for try await item in stream.lines(as: Item.self) { items.append(item) }
         }
         #expect(items == [Item(index: 0, name: "a")])
-        guard case .decodingFailed(let reason, let body)? = error else {
+        guard case .decodingFailed(let reason, let body, _)? = error else {
             Issue.record("expected decodingFailed, got \(String(describing: error))")
             return
         }

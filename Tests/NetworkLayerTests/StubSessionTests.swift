@@ -70,7 +70,7 @@ struct StubSessionTests {
         var streamed = URLRequest(url: try #require(URL(string: "https://h.test/upload")))
         streamed.httpMethod = "PUT"
         streamed.httpBodyStream = InputStream(data: Data("streamed body".utf8))
-        _ = try await client.response(for: streamed)
+        _ = try await client.response(with: streamed)
 
         let recorded = stubs.requests(.put, "/upload")
         #expect(recorded.count == 2)

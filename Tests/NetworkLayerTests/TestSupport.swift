@@ -19,6 +19,7 @@ struct TestEndpoint: Endpoint {
     var formParameterEncoder = FormParameterEncoder()
     var deadline: TimeInterval?
     var requiresAuthentication = true
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
 }
 
 /// A small model decoded in tests.

@@ -74,7 +74,7 @@ struct TransferInterceptorTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", .text("never"))
         let directory = try TemporaryDirectory()
-        await #expect(throws: APIError.adaptationFailed(interceptor: "ThrowingAdapter", reason: "no token")) {
+        await #expect(throws: APIError.adaptationFailed(interceptor: "ThrowingAdapter", error: ThrowingAdapter.NoToken())) {
             try await client(stubs, [ThrowingAdapter()]).download(for: TestEndpoint(), to: directory.file("x"))
         }
         #expect(stubs.requests.isEmpty)

@@ -186,7 +186,7 @@ struct UploadTests {
         var request = URLRequest(url: try #require(URL(string: server.baseURL + "/first")))
         request.httpMethod = "POST"
         request.httpBodyStream = InputStream(data: Pattern.data(count: 4 * 1024 * 1024))
-        let error = await #expect(throws: APIError.self) { try await transport.makeClient().response(for: request) }
+        let error = await #expect(throws: APIError.self) { try await transport.makeClient().response(with: request) }
         // A stream is read once: the client follows no redirect of it, and the 307 comes back.
         #expect(error?.statusCode == 307, "\(String(describing: error))")
     }

@@ -132,15 +132,11 @@ final class CredentialStore<Credential: Sendable>: Sendable {
     }
 
     /// The failure of a request that the refresh sent through its own authenticator.
-    static var selfWaitError: APIError {
-        .credentialRefreshFailed(
-            "the refresh sent a request through the authenticator it refreshes, which would wait for itself; "
-                + "send it through a client without that authenticator, or from an endpoint whose requiresAuthentication is false")
-    }
+    static var selfWaitError: APIError { .credentialRefreshFailed(RefreshWaitsForItself()) }
 
     private static func refreshError(_ error: any Error) -> APIError {
         if let error = error as? APIError, case .credentialRefreshFailed = error { return error }
-        return .credentialRefreshFailed(APIError.reason(error))
+        return .credentialRefreshFailed(error)
     }
 
     /// The refresh's credential; ``APIError/cancelled`` at once when the waiting caller is cancelled,
@@ -160,4 +156,12 @@ final class CredentialStore<Credential: Sendable>: Sendable {
 /// The credential stores whose refresh the current task runs.
 private enum RefreshScope {
     @TaskLocal static var stores: [ObjectIdentifier] = []
+}
+
+/// The error a refresh fails with when it sends a request through the authenticator it refreshes.
+struct RefreshWaitsForItself: Error, CustomStringConvertible {
+    var description: String {
+        "the refresh sent a request through the authenticator it refreshes, which would wait for itself; "
+            + "send it through a client without that authenticator, or from an endpoint whose requiresAuthentication is false"
+    }
 }

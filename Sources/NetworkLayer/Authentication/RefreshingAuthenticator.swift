@@ -42,7 +42,7 @@ public struct RefreshingAuthenticator<Credential: Sendable>: Authenticator {
     ///   - isUnauthorized: Whether an attempt's error means the credential was rejected; a `401` status by default.
     ///   - refresh: Gets a new credential, given the current one (`nil` if none). It runs alone: requests
     ///     that need a refresh meanwhile wait for its result. If it throws, they fail with
-    ///     ``APIError/credentialRefreshFailed(_:)`` carrying its error's description.
+    ///     ``APIError/credentialRefreshFailed(_:)`` carrying its error.
     public init(
         credential: Credential?,
         apply: @escaping @Sendable (Credential, inout URLRequest) -> Void,

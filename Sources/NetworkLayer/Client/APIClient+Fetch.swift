@@ -57,6 +57,14 @@ extension APIClient {
         return Response(value: try decode(type, from: response, for: call), response: response)
     }
 
+    /// Sends a request you built yourself (a pagination link to follow, say) and returns the decoded
+    /// body with the response it came from, like ``response(for:as:)``; its timeout is as in ``fetch(with:as:)``.
+    public func response<T: Decodable>(with request: URLRequest, as type: T.Type = T.self) async throws(APIError) -> Response<T> {
+        let call = makeCall(for: request)
+        let response = try await execute(call)
+        return Response(value: try decode(type, from: response, for: call), response: response)
+    }
+
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     ///
     /// The body is collected in one buffer as it arrives, the same way ``send(_:as:)`` collects
@@ -80,25 +88,31 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and returns the response undecoded, like
-    /// ``APIClient/response(for:progress:)-(Endpoint,_)``.
+    /// ``APIClient/response(for:progress:)``.
     public func response(
-        for request: URLRequest,
+        with request: URLRequest,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> HTTPResponse {
         try await execute(makeCall(for: request), progress: progress)
     }
 
-    /// Sends `call` (with an upload's body beside it) and collects the response in memory: the
-    /// path under every call that decodes or returns a whole body. Without `progress` the transport
+    /// Sends `call` (with an upload's body beside it) and collects the response in memory, checked by
+    /// the validation hooks: the path under every call that decodes or returns a whole body. Without `progress` the transport
     /// collects the body; with it, the body is collected here chunk by chunk, into one buffer too.
     func execute(_ call: Call, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
         // Most requests carry no upload: they skip preparing one.
         let prepared = call.upload == nil ? PreparedBody.none : try await PreparedBody.prepare(call.upload, for: call.request)
         defer { prepared.cleanUp() }
-        if let progress { return try await collect(call, body: prepared, progress: progress) }
-        return try await perform(call, body: prepared, delivery: .buffered, response: \.self) { received async throws(APIError) in
-            try await received.collected()
-        }
+        let response =
+            if let progress {
+                try await collect(call, body: prepared, progress: progress)
+            } else {
+                try await perform(call, body: prepared, delivery: .buffered, response: \.self) { received async throws(APIError) in
+                    try await received.collected()
+                }
+            }
+        try validate(response, for: call)
+        return response
     }
 
     /// Sends `call` and decodes its body as `T`, as a `Result`.
@@ -108,5 +122,15 @@ extension APIClient {
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Decodes the body of `response` as `T` with this client's ``decoder``, as the sending calls do:
+    /// ``Empty``, `Data`, `String` and optionals included, and a failure that names the type and the
+    /// coding path (``APIError/decodingFailed(_:body:error:)``) or says the body was empty
+    /// (``APIError/invalidData``).
+    ///
+    /// For a response you hold already, from ``response(for:progress:)`` or a stub.
+    public func decode<T: Decodable>(_ type: T.Type = T.self, from response: HTTPResponse) throws(APIError) -> T {
+        try response.decode(type, using: decoder)
     }
 }

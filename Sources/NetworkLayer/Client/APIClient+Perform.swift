@@ -31,12 +31,32 @@ extension APIClient {
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
+    /// - Throws: The call's ``APIError``; for a status outside the acceptable ones, the validation hooks'
+    ///   error when they throw one (see ``APIClient/validate(_:)``), run once the interceptors are done.
     func perform<Value: Sendable>(
         _ call: Call,
         body: PreparedBody = .none,
         delivery: BodyDelivery,
         limit: ResponseLimits.Kind = .inMemory,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
+        response: @escaping @Sendable (Value) -> HTTPResponse,
+        consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
+    ) async throws(APIError) -> Value {
+        do {
+            return try await attempts(
+                call, body: body, delivery: delivery, limit: limit, sendProgress: sendProgress, response: response, consume: consume)
+        } catch {
+            throw validating(error, for: call)
+        }
+    }
+
+    /// ``perform(_:body:delivery:limit:sendProgress:response:consume:)`` but for the validation hooks.
+    private func attempts<Value: Sendable>(
+        _ call: Call,
+        body: PreparedBody,
+        delivery: BodyDelivery,
+        limit: ResponseLimits.Kind,
+        sendProgress: (@Sendable (Int64, Int64?) -> Void)?,
         response: @escaping @Sendable (Value) -> HTTPResponse,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
@@ -81,7 +101,7 @@ extension APIClient {
                 } else {
                     try await terminal(outgoing)
                 }
-            try await validate(received, accepting: call.acceptableStatusCodes, delivery: delivery)
+            try await checkStatus(received, accepting: call.acceptableStatusCodes, delivery: delivery)
             return try await consume(received.limited(to: maximumBodySize, limit, method: sent.httpMethod))
         }
         if interceptors.isEmpty {
@@ -100,7 +120,7 @@ extension APIClient {
 
     /// Fails a response whose status is not in `acceptable`, with up to 64 KiB of its body: a
     /// streamed body is read no further, the rest of a collected one is let go.
-    private func validate(_ received: TransportResponse, accepting acceptable: Set<Int>, delivery: BodyDelivery) async throws(APIError) {
+    private func checkStatus(_ received: TransportResponse, accepting acceptable: Set<Int>, delivery: BodyDelivery) async throws(APIError) {
         guard !acceptable.contains(received.head.statusCode) else { return }
         let body =
             switch delivery {

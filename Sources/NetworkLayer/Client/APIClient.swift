@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// Every way of sending (``send(_:as:)`` and ``fetch(_:as:)``, their forms for a ``Request`` and for a
-/// `URLRequest` you built, ``response(for:as:)``, ``APIClient/response(for:progress:)-(Endpoint,_)``
+/// `URLRequest` you built, ``response(for:as:)``, ``APIClient/response(for:progress:)``
 /// and ``fetch(_:as:completion:)``), and every transfer, goes through one path: build the request,
 /// run it through the ``interceptors`` (adapt, intercept, send through the ``transport``, check the
 /// status against ``acceptableStatusCodes``, retry), then decode, write or stream the body.
@@ -46,7 +46,7 @@ public protocol APIClient: Sendable {
     /// call, however busy the server keeps it (a body dripping a byte at a time, a `102 Processing`
     /// every half second), with ``APIError/deadlineExceeded(_:)``. It counts from the call's start and
     /// covers the adapters, every attempt, the waits between retries, redirects, and the body until it
-    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)-(Endpoint,_)``
+    /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)``
     /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
     /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
     /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
@@ -56,6 +56,17 @@ public protocol APIClient: Sendable {
     /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB
     /// in memory, downloads and streams unbounded). An endpoint's ``Endpoint/responseLimits`` replaces it.
     var responseLimits: ResponseLimits { get }
+    /// Checks every response before it is decoded, and may throw your own error: for example the
+    /// `ServerError` an API's 4xx bodies decode as. The call then fails with
+    /// ``APIError/validationFailed(_:_:)`` carrying it (an ``APIError`` you throw is kept as it is).
+    ///
+    /// It sees the response the call ends with, once the ``interceptors`` are done with it (so a
+    /// retrier still sees ``APIError/unacceptableStatusCode(_:_:)`` for a `503`, and an authenticator
+    /// a `401`), after the endpoint's ``Endpoint/validateResponse``: an accepted response before it is
+    /// decoded, and a status outside ``acceptableStatusCodes`` with up to 64 KiB of its body before
+    /// the call fails with ``APIError/unacceptableStatusCode(_:_:)``, which it fails with still when
+    /// this returns. A download or a stream is checked only on such a status. Does nothing by default.
+    func validate(_ response: HTTPResponse) throws
 }
 
 /// `200..<300`, built once.
@@ -80,4 +91,6 @@ extension APIClient {
     public var deadline: TimeInterval? { nil }
     /// ``ResponseLimits/default``: 64 MiB in memory, downloads and streams unbounded.
     public var responseLimits: ResponseLimits { .default }
+    /// Nothing: the status check against ``acceptableStatusCodes`` is the only one.
+    public func validate(_ response: HTTPResponse) throws {}
 }

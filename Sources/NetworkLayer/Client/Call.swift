@@ -26,6 +26,8 @@ struct Call: Sendable {
     var responseLimits: ResponseLimits
     /// Whether the client's authenticators authenticate it: the endpoint's; `true` for a request built by hand.
     var requiresAuthentication = true
+    /// The endpoint's own check of the response, run before the client's ``APIClient/validate(_:)``; `nil` for none.
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? = nil
 }
 
 extension APIClient {
@@ -42,7 +44,8 @@ extension APIClient {
             redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
             deadline: endpoint.deadline ?? deadline,
             responseLimits: endpoint.responseLimits ?? responseLimits,
-            requiresAuthentication: endpoint.requiresAuthentication
+            requiresAuthentication: endpoint.requiresAuthentication,
+            validateResponse: endpoint.validateResponse
         )
     }
 

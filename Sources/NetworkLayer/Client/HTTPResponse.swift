@@ -69,6 +69,16 @@ public struct HTTPResponse: Sendable, Equatable {
         headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// Decodes the body as `T` with `decoder`, as a client's sending calls do: ``Empty``, `Data`,
+    /// `String` and optionals included, and a failure that names the type and the coding path
+    /// (``APIError/decodingFailed(_:body:error:)``) or says the body was empty (``APIError/invalidData``).
+    /// - Parameters:
+    ///   - type: The type to decode; inferred from the context by default.
+    ///   - decoder: The decoder; a plain `JSONDecoder()` by default (``APIClient/decode(_:from:)`` uses the client's).
+    public func decode<T: Decodable>(_ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()) throws(APIError) -> T {
+        try ResponseDecoding.decode(type, from: body, using: decoder)
+    }
+
     /// The body as UTF-8 text, or `nil` when it is not valid UTF-8.
     public var text: String? {
         String(data: body, encoding: .utf8)

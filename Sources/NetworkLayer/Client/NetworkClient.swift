@@ -37,6 +37,8 @@ public struct NetworkClient: APIClient {
     public let deadline: TimeInterval?
     /// How large a response body may grow before the transfer is stopped.
     public let responseLimits: ResponseLimits
+    /// The checks ``validating(_:)`` added, in order; none by default.
+    var validations: [@Sendable (HTTPResponse) throws -> Void] = []
 
     /// Creates a client with its own session, tuned for APIs and guarded against FoundationNetworking's traps.
     /// - Parameters:

@@ -28,13 +28,13 @@ public struct ResponseLimits: Sendable, Equatable {
 
     /// The most bytes of a body collected in memory: what ``APIClient/send(_:as:)``,
     /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:as:)``,
-    /// ``APIClient/response(for:progress:)-(Endpoint,_)``, the completion form and uploads' answers
+    /// ``APIClient/response(for:progress:)``, the completion form and uploads' answers
     /// hold. 64 MiB by default (``defaultInMemory``).
     ///
     /// A transport collecting a body holds it to this limit whatever its status; a rejected response's
     /// body is then kept for its error only up to 64 KiB.
     public var inMemory: Int64
-    /// The most bytes ``APIClient/download(for:to:progress:)-(Endpoint,_,_)`` writes to a file;
+    /// The most bytes ``APIClient/download(for:to:progress:)`` writes to a file;
     /// `nil` (the default) for no limit: the disk holds the body, not memory.
     public var download: Int64?
     /// The most bytes a ``ResponseStream`` delivers, counted as it is read; `nil` (the default) for no

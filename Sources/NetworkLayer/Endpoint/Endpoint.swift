@@ -60,6 +60,11 @@ public protocol Endpoint {
     /// endpoints: no credential is added, and a missing or rejected one triggers no refresh.
     /// Interceptors read it as ``RequestContext/requiresAuthentication``.
     var requiresAuthentication: Bool { get }
+    /// Checks this endpoint's responses before they are decoded, and may throw your own error (say the
+    /// `LoginError` a `401` from a login means), which the call then fails with as
+    /// ``APIError/validationFailed(_:_:)``. It runs before the client's ``APIClient/validate(_:)``, on
+    /// the response the call ends with, whatever its status; `nil` (the default) leaves it to the client's.
+    var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? { get }
 }
 
 extension Endpoint {
@@ -89,4 +94,6 @@ extension Endpoint {
     public var responseLimits: ResponseLimits? { nil }
     /// `true`: the client's authenticators authenticate the request.
     public var requiresAuthentication: Bool { true }
+    /// `nil`: only the client's ``APIClient/validate(_:)`` checks the response.
+    public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? { nil }
 }

@@ -48,7 +48,7 @@ public enum HTTPTask: Sendable {
     /// in the endpoint's headers); URL parameters go in the query.
     ///
     /// The body is attached when the endpoint is sent (with ``APIClient/send(_:as:)``,
-    /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:progress:)-(Endpoint,_)`` or, to observe progress,
+    /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:progress:)`` or, to observe progress,
     /// ``APIClient/upload(for:as:progress:)``): the `URLRequest` that
     /// ``Endpoint/urlRequest(baseURL:encoder:)`` builds has its headers but no body. The file must exist
     /// when the request is sent, or it fails with ``APIError/invalidRequest(_:)``.

@@ -44,6 +44,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var responseLimits: ResponseLimits?
     /// Whether the client's authenticators authenticate it; `true` unless given. See ``Endpoint/requiresAuthentication``.
     public var requiresAuthentication: Bool
+    /// Checks the response before it is decoded; `nil` (the client's check only) unless given. See ``Endpoint/validateResponse``.
+    public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -101,5 +103,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         deadline = endpoint.deadline
         responseLimits = endpoint.responseLimits
         requiresAuthentication = endpoint.requiresAuthentication
+        validateResponse = endpoint.validateResponse
     }
 }

@@ -16,6 +16,16 @@ import Foundation
 /// `responseTooLarge`. Each case has a readable ``description``.
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
+///
+/// An error that came from elsewhere is kept as a value a `catch` can match (see ``underlyingError``
+/// and ``underlying(as:)``): the `DecodingError` of ``decodingFailed(_:body:error:)``, an adapter's
+/// error in ``adaptationFailed(interceptor:error:)``, the refresh's error in
+/// ``credentialRefreshFailed(_:)``, and your own error thrown by a validation hook in
+/// ``validationFailed(_:_:)``.
+///
+/// Two errors are equal when their cases and values are; the errors they keep are equal when they
+/// are of the same type and equal (an `Equatable` error), or else describe themselves alike with
+/// `String(reflecting:)`.
 public enum APIError: Error, Sendable, Equatable {
     /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host, or it
     /// is relative (`""`, `"/v2"`) and the client has no ``APIClient/baseURL`` to resolve it against.
@@ -40,14 +50,16 @@ public enum APIError: Error, Sendable, Equatable {
     /// The body was empty where a value was expected.
     case invalidData
     /// The body could not be decoded. The text names the type, the coding path and what was wrong,
-    /// for example `MoviePage: key 'total_results' not found at results[3]`; `body` is the bytes received.
-    case decodingFailed(String, body: Data)
+    /// for example `MoviePage: key 'total_results' not found at results[3]`; `body` is the bytes received,
+    /// and `error` what the decoder threw (a `DecodingError`, or an error your `init(from:)` threw).
+    case decodingFailed(String, body: Data, error: any Error)
     /// An ``Interceptor`` failed to adapt the request, so nothing was sent. `interceptor` is its type
-    /// name and `reason` the error it threw, for example `TokenAdapter` and `the keychain is locked`.
-    case adaptationFailed(interceptor: String, reason: String)
-    /// A ``RefreshingAuthenticator`` could not refresh its credential; the text is the refresh's error.
-    /// Every request waiting for that refresh fails with it.
-    case credentialRefreshFailed(String)
+    /// name, for example `TokenAdapter`, and `error` the error its `adapt` threw.
+    case adaptationFailed(interceptor: String, error: any Error)
+    /// A ``RefreshingAuthenticator`` could not refresh its credential; the error is the one the refresh
+    /// threw (an ``APIError`` when it sent a request with a client). Every request waiting for that
+    /// refresh fails with it.
+    case credentialRefreshFailed(any Error)
     /// A ``ResponseStream`` was read too slowly: more than this many bytes arrived unread (its
     /// `bufferLimit`), so the transfer was stopped rather than buffer without end.
     case bufferLimitExceeded(Int)
@@ -63,15 +75,52 @@ public enum APIError: Error, Sendable, Equatable {
     /// undone, the chunk that went past the limit included), or the `Content-Length` the server
     /// announced when that alone was over the limit and nothing was read.
     case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
+    /// A validation hook (``APIClient/validate(_:)`` or ``Endpoint/validateResponse``) threw this error
+    /// of yours on this response: for example the `ServerError` a 4xx body decodes as. The hooks run once
+    /// the interceptors are done with the call, so a retrier still sees ``unacceptableStatusCode(_:_:)``.
+    /// Match your type with `case .validationFailed(let error as ServerError, _)` or ``underlying(as:)``.
+    case validationFailed(any Error, HTTPResponse)
 
-    /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
+    /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``.
     public var statusCode: Int? {
-        if case .unacceptableStatusCode(let code, _) = self { code } else { nil }
+        response?.statusCode
     }
 
-    /// The HTTP response, when the failure is ``unacceptableStatusCode(_:_:)``.
+    /// The HTTP response, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``.
     public var response: HTTPResponse? {
-        if case .unacceptableStatusCode(_, let response) = self { response } else { nil }
+        switch self {
+        case .unacceptableStatusCode(_, let response), .validationFailed(_, let response): response
+        default: nil
+        }
+    }
+
+    /// The error this one keeps from elsewhere: the decoder's, an adapter's, a credential refresh's,
+    /// a validation hook's, or the transport's `URLError`; `nil` for the others.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .decodingFailed(_, _, let error), .adaptationFailed(_, let error), .credentialRefreshFailed(let error),
+            .validationFailed(let error, _):
+            error
+        case .requestFailed(let error):
+            error
+        default:
+            nil
+        }
+    }
+
+    /// The error of type `E` this one keeps, looking through the ``APIError``s it keeps in turn (a
+    /// refresh that failed with your validation hook's error); `nil` when there is none.
+    ///
+    /// ```swift
+    /// if let serverError = error.underlying(as: ServerError.self) { show(serverError.message) }
+    /// ```
+    public func underlying<E: Error>(as type: E.Type = E.self) -> E? {
+        var next = underlyingError
+        while let error = next {
+            if let match = error as? E { return match }
+            next = (error as? APIError)?.underlyingError
+        }
+        return nil
     }
 }
 
@@ -101,12 +150,12 @@ extension APIError: CustomStringConvertible, LocalizedError {
                 + (response.bodyPreview.map { ": \($0)" } ?? "")
         case .invalidData:
             "The response body was empty where a value was expected"
-        case .decodingFailed(let reason, let body):
+        case .decodingFailed(let reason, let body, _):
             "Decoding failed: \(reason) (body: \(body.count) bytes)"
-        case .adaptationFailed(let interceptor, let reason):
-            "Interceptor \(interceptor) failed to adapt the request, so it was not sent: \(reason)"
-        case .credentialRefreshFailed(let reason):
-            "Refreshing the credential failed: \(reason)"
+        case .adaptationFailed(let interceptor, let error):
+            "Interceptor \(interceptor) failed to adapt the request, so it was not sent: \(Self.reason(error))"
+        case .credentialRefreshFailed(let error):
+            "Refreshing the credential failed: \(Self.reason(error))"
         case .bufferLimitExceeded(let limit):
             "The stream was read too slowly: more than \(limit) bytes arrived unread, so the transfer was stopped"
         case .insecureRedirect(let from, let to):
@@ -118,6 +167,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
                 + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
                 + (kind == .inMemory ? ", or download the body to a file" : "")
+        case .validationFailed(let error, let response):
+            "The response (\(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))) failed validation: "
+                + Self.reason(error)
         }
     }
 
@@ -140,14 +192,14 @@ extension APIError: CustomStringConvertible, LocalizedError {
     }
 
     /// Maps an error an interceptor's `adapt` threw: an `APIError` as it is, cancellation to
-    /// ``cancelled``, anything else to ``adaptationFailed(interceptor:reason:)`` naming the interceptor.
+    /// ``cancelled``, anything else to ``adaptationFailed(interceptor:error:)`` naming the interceptor.
     init(adapterError error: any Error, interceptor: any Interceptor) {
         if let error = error as? APIError {
             self = error
         } else if error is CancellationError {
             self = .cancelled
         } else {
-            self = .adaptationFailed(interceptor: String(describing: type(of: interceptor)), reason: Self.reason(error))
+            self = .adaptationFailed(interceptor: String(describing: type(of: interceptor)), error: error)
         }
     }
 

@@ -33,7 +33,7 @@ public protocol Interceptor: Sendable {
     /// endpoint's or the transport's.
     ///
     /// Throwing stops the request before anything is sent: an ``APIError`` is passed on as it is,
-    /// and any other error becomes ``APIError/adaptationFailed(interceptor:reason:)`` naming this interceptor.
+    /// and any other error becomes ``APIError/adaptationFailed(interceptor:error:)`` naming this interceptor.
     /// - Parameters:
     ///   - request: The request as built, or as the interceptors before this one adapted it.
     ///   - context: Which request and attempt this is.

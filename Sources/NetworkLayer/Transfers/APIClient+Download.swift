@@ -38,9 +38,9 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and writes the response body to a file, like
-    /// ``APIClient/download(for:to:progress:)-(Endpoint,_,_)``.
+    /// ``APIClient/download(for:to:progress:)``.
     public func download(
-        for request: URLRequest,
+        with request: URLRequest,
         to destination: URL? = nil,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(APIError) -> DownloadedFile {

@@ -36,9 +36,9 @@ extension APIClient {
     }
 
     /// Sends a request you built yourself and returns its body as a ``ResponseStream``, like
-    /// ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)``.
+    /// ``APIClient/stream(for:bufferLimit:)``.
     public func stream(
-        for request: URLRequest,
+        with request: URLRequest,
         bufferLimit: Int = ResponseStream.defaultBufferLimit
     ) async throws(APIError) -> ResponseStream {
         try await stream(makeCall(for: request), bufferLimit: bufferLimit)

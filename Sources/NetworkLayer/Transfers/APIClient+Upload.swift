@@ -41,6 +41,7 @@ extension APIClient {
             await progress.delivered()
             return response
         }
+        try validate(response, for: call)
         return try decode(type, from: response, for: call)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A response body saved to a file by ``APIClient/download(for:to:progress:)-(Endpoint,_,_)``.
+/// A response body saved to a file by ``APIClient/download(for:to:progress:)``.
 public struct DownloadedFile: Sendable, Equatable {
     /// Where the body is. The file is yours: move or delete it when you are done.
     public let fileURL: URL

@@ -14,7 +14,7 @@ extension ResponseStream {
     /// The body as newline-delimited JSON (NDJSON, JSON Lines): each line decoded as `Value`, as soon as it arrives.
     ///
     /// Blank lines are skipped. A line that does not decode ends the sequence with
-    /// ``APIError/decodingFailed(_:body:)``, naming the line's number, with the line as its `body`.
+    /// ``APIError/decodingFailed(_:body:error:)``, naming the line's number, with the line as its `body`.
     /// - Parameters:
     ///   - type: The type of each line.
     ///   - decoder: The decoder; by default the client's ``APIClient/decoder``.
@@ -89,7 +89,7 @@ extension ResponseStream {
             }
 
             /// The next line's value, or `nil` after the last.
-            /// - Throws: The ``APIError`` that ended the stream, or ``APIError/decodingFailed(_:body:)`` for a line that did not decode.
+            /// - Throws: The ``APIError`` that ended the stream, or ``APIError/decodingFailed(_:body:error:)`` for a line that did not decode.
             public mutating func next() async throws(APIError) -> Value? {
                 while let line = try await base?.next() {
                     lineNumber += 1
@@ -101,7 +101,7 @@ extension ResponseStream {
                         // Dropping the lines ends the transfer: a stream that went wrong is not read further.
                         base = nil
                         let reason = (error as? DecodingError)?.summary(decoding: Value.self) ?? "\(Value.self): \(error)"
-                        throw .decodingFailed("\(reason) (line \(lineNumber))", body: data)
+                        throw .decodingFailed("\(reason) (line \(lineNumber))", body: data, error: error)
                     }
                 }
                 base = nil

@@ -3,7 +3,7 @@ import Foundation
 /// A response body read as it arrives: an `AsyncSequence` of its chunks, with ``lines``,
 /// ``lines(as:decoder:)`` (NDJSON) and ``events`` (Server-Sent Events) built on it.
 ///
-/// ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` returns it once the status is known to be acceptable,
+/// ``APIClient/stream(for:bufferLimit:)`` returns it once the status is known to be acceptable,
 /// so ``response`` is always a success. Iterate it once:
 ///
 /// ```swift
@@ -21,7 +21,7 @@ import Foundation
 ///   arrives meanwhile waits in an unlinked temporary file, so memory stays flat and the disk holds
 ///   what is still unread.
 /// - A line of ``lines`` or an event of ``events`` longer than the `bufferLimit` given to
-///   ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` (16 MiB by default) ends the sequence with
+///   ``APIClient/stream(for:bufferLimit:)`` (16 MiB by default) ends the sequence with
 ///   ``APIError/bufferLimitExceeded(_:)``, after the elements before it.
 /// - Breaking out of the loop, or dropping the stream, cancels the transfer and closes its
 ///   connection.

@@ -3,7 +3,7 @@ import Foundation
 /// How far an upload or a download has got: bytes sent or received, and how many are expected.
 ///
 /// Reported to the `progress` closure of ``APIClient/upload(for:as:progress:)`` and
-/// ``APIClient/download(for:to:progress:)-(Endpoint,_,_)``: `completedBytes` only grows from one report
+/// ``APIClient/download(for:to:progress:)``: `completedBytes` only grows from one report
 /// to the next, and a transfer that succeeds always ends with a report where `completedBytes ==
 /// expectedBytes` (``fractionCompleted`` is then `1`).
 public struct TransferProgress: Sendable, Hashable {

@@ -8,8 +8,8 @@ import Foundation
 /// the response head with its body as a stream of chunks.
 ///
 /// Every way of sending is built on it: ``APIClient/send(_:as:)`` and ``APIClient/fetch(_:as:)``
-/// collect the body, ``APIClient/download(for:to:progress:)-(Endpoint,_,_)`` writes it to a file,
-/// ``APIClient/stream(for:bufferLimit:)-(Endpoint,_)`` parses it as it arrives, and uploads send
+/// collect the body, ``APIClient/download(for:to:progress:)`` writes it to a file,
+/// ``APIClient/stream(for:bufferLimit:)`` parses it as it arrives, and uploads send
 /// ``TransportRequest/bodyFile``. Above the transport sit the interceptors, status validation and
 /// decoding; below it, nothing of NetworkLayer. ``URLSessionTransport`` is the default; a test can
 /// use `StubTransport` from NetworkLayerTesting, or a transport of its own:

@@ -13,8 +13,8 @@ import Testing
 enum Article {
     // GettingStarted.md: "Describe the API".
     struct Rating: Encodable { let value: Double }
-    struct Movie: Decodable { let id: Int; let title: String }
-    struct MoviePage: Decodable { let page: Int; let results: [Movie] }
+    struct Movie: Decodable, Sendable { let id: Int; let title: String }
+    struct MoviePage: Decodable, Sendable { let page: Int; let results: [Movie] }
 
     enum MovieAPI: Endpoint {
         case popular(page: Int)

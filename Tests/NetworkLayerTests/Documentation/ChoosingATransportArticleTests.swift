@@ -39,11 +39,11 @@ extension ArticleTests {
                 })
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/start")))
             request.setValue("SECRET", forHTTPHeaderField: "X-API-Key")
-            #expect(try await client.response(for: request).text == "file")
+            #expect(try await client.response(with: request).text == "file")
             #expect(stubs.requests.last?.url.host == "cdn.example.com")
             #expect(stubs.requests.last?.headers["X-API-Key"] == nil)
             request.url = URL(string: "https://api.example.com/elsewhere")
-            #expect(try await client.response(for: request).statusCode == 302)
+            #expect(try await client.response(with: request).statusCode == 302)
         }
 
         @Test("A transport of your own serves the client")

@@ -34,6 +34,41 @@ extension ArticleTests {
             #expect(signInAgain)
         }
 
+        struct ServerError: Error, Decodable { let code: String; let message: String }
+
+        @Test("Your app's own errors: a 422 body caught as ServerError, and found by underlying(as:)")
+        func appErrors() async {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"code":"title_missing","message":"A note needs a title"}"#, statusCode: 422))
+            var printed: (Int, String)?
+
+            let client = Article.client(stubs).validating { response in
+                if response.statusCode >= 400, let error = try? response.decode(ServerError.self) { throw error }
+            }
+
+            do throws(APIError) {
+                let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+                Issue.record("expected a failure, got \(page)")
+            } catch .validationFailed(let error as ServerError, let response) {
+                printed = (response.statusCode, error.message)
+            } catch {
+                Issue.record("unexpected \(error)")
+            }
+            #expect(printed?.0 == 422)
+            #expect(printed?.1 == "A note needs a title")
+
+            var code: String?
+            let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
+            if case .failure(let error) = result {
+                if let serverError = error.underlying(as: ServerError.self) {
+                    code = serverError.code
+                } else if let decoding = error.underlying(as: DecodingError.self) {
+                    Issue.record("unexpected \(decoding)")
+                }
+            }
+            #expect(code == "title_missing")
+        }
+
         @Test("statusCode and response of a status failure")
         func statusAndResponse() async {
             let stubs = StubSession()

@@ -27,12 +27,17 @@ extension ArticleTests {
             let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
             let movie = try await client.send(with: handBuiltURLRequest, as: Movie.self)  // your own URLRequest
             let response = try await client.response(for: MovieAPI.popular(page: 1))
+            let decoded = try client.decode(MoviePage.self, from: response)  // later, as send would have
+            let followed = try await client.response(with: handBuiltURLRequest, as: Movie.self)  // Response<Movie>
 
             #expect(try result.get().page == 1)
             #expect(page.page == 1)
             #expect(movie.title == "Fight Club")
             #expect(response.statusCode == 200)
             #expect(response.text == #"{"page":1,"results":[]}"#)
+            #expect(decoded.page == 1)
+            #expect(followed.value.title == "Fight Club")
+            #expect(followed.statusCode == 200)
         }
 
         @Test("The value with its status and headers")
@@ -48,6 +53,30 @@ extension ArticleTests {
             #expect(page.value.page == 1)
             #expect(page.statusCode == 200)
             #expect(page.headers["Link"] == link)
+        }
+
+        @Test("Pagination: by the Link header, and by page number")
+        func pagination() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular") { request in
+                let page = Int(request.url.query?.split(separator: "&").first { $0.hasPrefix("page=") }?.dropFirst(5) ?? "1") ?? 1
+                let link = page < 3 ? #"</3/movie/popular?page=\#(page + 1)>; rel="next""# : ""
+                let results = page < 3 ? #"[{"id":\#(page),"title":"M"}]"# : "[]"
+                return StubResponse(headers: ["Link": link], body: Data(#"{"page":\#(page),"results":\#(results)}"#.utf8))
+            }
+            let client = Article.client(stubs)
+
+            let first = Request<MoviePage>(MovieAPI.popular(page: 1))
+            for try await page in client.pages(startingWith: first) { print(page.results.count) }  // by Link: rel="next"
+
+            let byNumber = client.pages(startingWith: first, maximumPages: 10) { page in
+                page.value.results.isEmpty ? nil : Request(MovieAPI.popular(page: page.value.page + 1))
+            }
+
+            #expect(stubs.requests.count == 3, "the link was followed to page 3, which has none")
+            var numbers: [Int] = []
+            for try await page in byNumber { numbers.append(page.page) }
+            #expect(numbers == [1, 2, 3])
         }
 
         @Test("A completion handler runs once; cancelling the handle completes with .cancelled")
