@@ -62,6 +62,17 @@ public enum APIError: Error, Sendable, Equatable {
     /// undone, the chunk that went past the limit included), or the `Content-Length` the server
     /// announced when that alone was over the limit and nothing was read.
     case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
+    /// The server's chain was valid, but no certificate of it has a public key of the ``TLSPolicy``'s
+    /// pins for `host`: `seen` is the SPKI SHA-256 hash (RFC 7469, base64) of each certificate checked,
+    /// the server's first. Nothing was sent.
+    case certificatePinMismatch(host: String, seen: [String])
+    /// The transport cannot honour the ``TLSPolicy`` it was given (`URLSessionTransport` on Linux
+    /// honours only the default); the text says what, and which transport can. Raised when the
+    /// transport is created, never later.
+    case unsupportedTLSPolicy(String)
+    /// A ``TLSPolicy`` part cannot be used as given (fewer than two pins, a pin that is not a SHA-256
+    /// hash, a certificate or key that cannot be read); the text says which and why.
+    case invalidTLSPolicy(String)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -114,6 +125,13 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
                 + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
                 + (kind == .inMemory ? ", or download the body to a file" : "")
+        case .certificatePinMismatch(let host, let seen):
+            "The certificate chain of \(host) is valid but matches none of the TLS policy's pins; it has the public keys "
+                + seen.map { "sha256/\($0)" }.joined(separator: ", ")
+        case .unsupportedTLSPolicy(let reason):
+            "Unsupported TLS policy: \(reason)"
+        case .invalidTLSPolicy(let reason):
+            "Invalid TLS policy: \(reason)"
         }
     }
 

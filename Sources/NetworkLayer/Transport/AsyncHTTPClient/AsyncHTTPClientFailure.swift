@@ -58,6 +58,9 @@
         ///   - url: The request's URL, kept as the `URLError`'s failing URL.
         static func apiError(_ error: any Error, headReceived: Bool, url: URL?) -> APIError {
             if let error = error as? APIError { return error }
+            if let mismatch = error as? AsyncHTTPClientPinCheck.Mismatch {
+                return .certificatePinMismatch(host: url?.host ?? "", seen: mismatch.seen)
+            }
             if error is CancellationError { return .cancelled }
             if let error = error as? HTTPClientError {
                 switch error {

@@ -1,0 +1,153 @@
+import Foundation
+import NetworkLayer
+import TestSupport
+import Testing
+
+/// HTTPS servers on 127.0.0.1 for the tests of ``TLSPolicy``: certificates made by `openssl` in a
+/// temporary directory under a private authority, served by Python's `ssl` module (`python3`).
+///
+/// Every server answers `GET` with `200` and the body `ok`. A missing `openssl` or `python3` fails
+/// the test that starts them.
+final class TLSPolicyServers: Sendable {
+    /// A way a server is set up.
+    enum Server: String, CaseIterable, Sendable {
+        /// The authority's EC certificate for `127.0.0.1` and `localhost`, any TLS version.
+        case plain
+        /// The same, requiring a client certificate signed by the authority (`CERT_REQUIRED`).
+        case mutual
+        /// The same, speaking TLS 1.2 at most.
+        case tls12
+    }
+
+    let directory: TemporaryDirectory
+    private let ports: [String: Int]
+    private let process: Process
+    private let input: Pipe
+
+    /// Makes the certificates and starts one server per ``Server``.
+    init() throws {
+        directory = try TemporaryDirectory()
+        try Self.shell(Self.makeCertificates, in: directory.url)
+        let names = Server.allCases.map(\.rawValue)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.serve, directory.url.path] + names
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            line.append(chunk)
+        }
+        guard let ports = try? JSONDecoder().decode([String: Int].self, from: line), Set(ports.keys) == Set(names) else {
+            process.terminate()
+            throw TLSServers.StartError(description: "python3 did not start the servers: \(String(decoding: line, as: UTF8.self))")
+        }
+        self.ports = ports
+    }
+
+    /// A file of the directory: `ca.pem`, `server.pem`, `client.pem`, `client.key`, `client.p12` (password `secret`), `rsa.pem`.
+    func file(_ name: String) -> URL { directory.file(name) }
+
+    /// The base URL of `server`.
+    func baseURL(_ server: Server) -> String { "https://127.0.0.1:\(ports[server.rawValue] ?? 0)" }
+
+    /// The RFC 7469 hash of the public key in the certificate `name`, as `openssl` computes it.
+    func opensslHash(_ name: String) throws -> String {
+        let command = "openssl x509 -in \(name) -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
+        return try Self.shell(command, in: directory.url).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory.url)
+    }
+
+    @discardableResult
+    static func shell(_ script: String, in directory: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TLSServers.StartError(description: "\(script) failed: \(String(decoding: errorText, as: UTF8.self))")
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static let makeCertificates = #"""
+        set -e
+        command -v openssl > /dev/null || { echo "openssl is not installed" >&2; exit 127; }
+        cat > ext.cnf <<EOF
+        [ ca ]
+        basicConstraints = critical, CA:TRUE
+        keyUsage = critical, keyCertSign, cRLSign
+        [ server ]
+        basicConstraints = CA:FALSE
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:localhost, IP:127.0.0.1
+        [ client ]
+        basicConstraints = CA:FALSE
+        extendedKeyUsage = clientAuth
+        EOF
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out ca.key 2>/dev/null
+        openssl req -x509 -new -key ca.key -out ca.pem -days 3650 -subj "/CN=NetworkLayer Policy CA" \
+            -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out server.key 2>/dev/null
+        openssl req -new -key server.key -out server.csr -subj /CN=127.0.0.1
+        openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 3650 \
+            -extfile ext.cnf -extensions server 2>/dev/null
+        openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out client.key 2>/dev/null
+        openssl req -new -key client.key -out client.csr -subj /CN=client
+        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 3650 \
+            -extfile ext.cnf -extensions client 2>/dev/null
+        openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:secret
+        openssl req -x509 -new -key client.key -out rsa.pem -days 30 -subj /CN=rsa
+        """#
+
+    private static let serve = #"""
+        import http.server, json, ssl, sys, threading
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+            def log_message(self, *arguments):
+                pass
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+            def handle_error(self, request, address):
+                pass
+        directory, names, ports = sys.argv[1], sys.argv[2:], {}
+        for name in names:
+            server = Server(("127.0.0.1", 0), Handler)
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(f"{directory}/server.pem", f"{directory}/server.key")
+            if name == "mutual":
+                context.verify_mode = ssl.CERT_REQUIRED
+                context.load_verify_locations(f"{directory}/ca.pem")
+            if name == "tls12":
+                context.maximum_version = ssl.TLSVersion.TLSv1_2
+            server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+            ports[name] = server.server_address[1]
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        print(json.dumps(ports), flush=True)
+        sys.stdin.read()
+        """#
+}
