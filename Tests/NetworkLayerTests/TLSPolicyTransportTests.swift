@@ -117,7 +117,7 @@ struct TLSPolicyTransportTests {
         }
 
         @Test(
-            "Over AsyncHTTPClient a server requiring a client certificate accepts the client's identity (PEM or PKCS#12) and refuses a client without one",
+            "Over AsyncHTTPClient a server requiring a client certificate accepts the client's identity (PEM or PKCS#12), and refuses a client without one or with a stranger's",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func clientCertificate(transport: TransportKind) async throws {
             let servers = try TLSPolicyServers()
@@ -139,7 +139,18 @@ struct TLSPolicyTransportTests {
                 Issue.record("expected requestFailed, got \(refused)")
                 return
             }
-            #expect([.clientCertificateRequired, .clientCertificateRejected].contains(error.code), "\(refused)")
+            #expect(error.code == .clientCertificateRequired, "\(refused)")
+            // A certificate of an authority the server does not know: refused by the server's alert.
+            let stranger = try TLSPolicy.ClientIdentity.pem(
+                certificateChainFile: servers.file("rsa.pem"), privateKeyFile: servers.file("client.key"))
+            let rejected = await Self.get(
+                servers.baseURL(.mutual),
+                over: try .asyncHTTPClient(tlsPolicy: TLSPolicy(trustRoots: .only(roots), clientIdentity: stranger)))
+            guard case .failure(.requestFailed(let rejection)) = rejected else {
+                Issue.record("expected requestFailed, got \(rejected)")
+                return
+            }
+            #expect(rejection.code == .clientCertificateRejected, "\(rejected)")
         }
 
         @Test(
