@@ -28,26 +28,7 @@ final class TLSPolicyServers: Sendable {
     init() throws {
         directory = try TemporaryDirectory()
         try Self.shell(Self.makeCertificates, in: directory.url)
-        let names = Server.allCases.map(\.rawValue)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.serve, directory.url.path] + names
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            line.append(chunk)
-        }
-        guard let ports = try? JSONDecoder().decode([String: Int].self, from: line), Set(ports.keys) == Set(names) else {
-            process.terminate()
-            throw TLSServers.StartError(description: "python3 did not start the servers: \(String(decoding: line, as: UTF8.self))")
-        }
-        self.ports = ports
+        (process, input, ports) = try TLSServers.startPython(Self.serve, directory: directory.url, names: Server.allCases.map(\.rawValue))
     }
 
     /// A file of the directory: `ca.pem`, `server.pem`, `client.pem`, `client.key`, `client.p12` (password `secret`), `rsa.pem`.
@@ -120,20 +101,6 @@ final class TLSPolicyServers: Sendable {
         """#
 
     private static let serve = #"""
-        import http.server, json, ssl, sys, threading
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
-            def log_message(self, *arguments):
-                pass
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-            def handle_error(self, request, address):
-                pass
         directory, names, ports = sys.argv[1], sys.argv[2:], {}
         for name in names:
             server = Server(("127.0.0.1", 0), Handler)
