@@ -77,6 +77,13 @@ struct TLSPolicyTests {
         #expect(!TLSPolicy(pins: [try TLSPolicy.PinSet(sha256: [Self.key1, Self.key2])]).isDefault)
     }
 
+    @Test("A client identity describes itself without its key or password")
+    func identityDescription() throws {
+        let identity = try TLSPolicy.ClientIdentity.pkcs12(Data("bundle".utf8), password: "hunter2")
+        #expect(String(describing: TLSPolicy(clientIdentity: identity)).contains("hunter2") == false)
+        #expect(identity.description == "ClientIdentity(PKCS#12, 6 bytes)")
+    }
+
     @Test("A pin mismatch says the host and every hash seen")
     func mismatchDescription() {
         let error = APIError.certificatePinMismatch(host: "api.example.com", seen: [Self.key1, Self.key2])

@@ -97,6 +97,19 @@ struct TLSPolicyTransportTests {
         }
 
         @Test(
+            "Over AsyncHTTPClient pins govern TLS connections only: a plain http URL is served",
+            arguments: TransportKind.all.filter { !$0.isURLSession })
+        func plainHTTP(transport: TransportKind) async throws {
+            let server = try ScriptedServer { connection in
+                connection.writeHead(headers: ["Content-Length": "2"])
+                connection.write(Data("ok".utf8))
+            }
+            let policy = TLSPolicy(pins: [try TLSPolicy.PinSet(sha256: Self.unrelated)])
+            let result = await Self.get(server.baseURL, over: try .asyncHTTPClient(tlsPolicy: policy))
+            #expect((try? result.get()) == "ok", "\(result)")
+        }
+
+        @Test(
             "Over AsyncHTTPClient a pin set applies to its hosts only, by the names the server's certificate is valid for",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func pinsByHost(transport: TransportKind) async throws {

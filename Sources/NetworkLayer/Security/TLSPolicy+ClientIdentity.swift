@@ -49,3 +49,13 @@ extension TLSPolicy {
         }
     }
 }
+
+extension TLSPolicy.ClientIdentity: CustomStringConvertible {
+    /// What the identity is, without its key or password: `ClientIdentity(PEM, 2 certificates)`.
+    public var description: String {
+        switch storage {
+        case .pem(let certificates, _): "ClientIdentity(PEM, \(certificates.derEncoded.count) certificates)"
+        case .pkcs12(let data, _): "ClientIdentity(PKCS#12, \(data.count) bytes)"
+        }
+    }
+}

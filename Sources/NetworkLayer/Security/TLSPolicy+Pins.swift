@@ -80,10 +80,12 @@ extension TLSPolicy {
 
 extension CertificateDER {
     /// Whether the certificate names `host` among its subject alternative names: a DNS name (one
-    /// leading `*.` label matching one label), or an IPv4 address.
+    /// leading `*.` label matching one label), or an IPv4 address. An IPv6 address counts as named by
+    /// any certificate with an IPv6 address, so that its pins apply rather than not.
     func isValid(for host: String) -> Bool {
         let host = host.lowercased()
         if let address = Self.ipv4(host) { return ipAddresses.contains(address) }
+        if host.contains(":") { return ipAddresses.contains { $0.count == 16 } }
         return dnsNames.contains { name in
             guard name.hasPrefix("*.") else { return name == host }
             let suffix = name.dropFirst(1)

@@ -104,17 +104,28 @@
 
         let policy: TLSPolicy
 
+        /// Succeeds when the connection's chain satisfies the pins that apply to it, or the connection
+        /// is not TLS (an `http` URL); fails with ``Mismatch``, then closes the connection, otherwise.
         func verify(_ channel: any Channel) -> EventLoopFuture<Void> {
-            channel.nioSSL_peerCertificate().flatMapThrowing { [policy] certificate in
-                guard let bytes = try certificate?.toDERBytes(), let leaf = CertificateDER(bytes) else { throw Mismatch(seen: []) }
-                if let seen = TLSPolicy.mismatch(of: policy.chain(from: leaf), against: policy.pinSets(coveredBy: leaf)) {
-                    throw Mismatch(seen: seen)
+            channel.eventLoop.flatSubmit { [policy] in
+                // A plain connection has no TLS handler: pins are about TLS, and `http` is not.
+                guard let handler = try? channel.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else {
+                    return channel.eventLoop.makeSucceededVoidFuture()
                 }
-            }.flatMapErrorThrowing { error in
-                // Closed once AsyncHTTPClient has dropped the connection, which it does on this failure.
-                channel.eventLoop.execute { channel.close(promise: nil) }
-                throw error
+                let leaf = (try? handler.peerCertificate?.toDERBytes()).flatMap { $0.flatMap(CertificateDER.init) }
+                guard let leaf else { return Self.refuse(channel, seen: []) }
+                if let seen = TLSPolicy.mismatch(of: policy.chain(from: leaf), against: policy.pinSets(coveredBy: leaf)) {
+                    return Self.refuse(channel, seen: seen)
+                }
+                return channel.eventLoop.makeSucceededVoidFuture()
             }
+        }
+
+        /// A failed future of ``Mismatch``, the connection closed once AsyncHTTPClient has dropped it
+        /// (which it does on this failure, before the close is seen).
+        private static func refuse(_ channel: any Channel, seen: [String]) -> EventLoopFuture<Void> {
+            channel.eventLoop.execute { channel.close(promise: nil) }
+            return channel.eventLoop.makeFailedFuture(Mismatch(seen: seen))
         }
     }
 #endif
