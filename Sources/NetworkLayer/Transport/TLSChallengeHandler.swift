@@ -11,7 +11,6 @@
     /// takes it when the task ends. Not run by CI, which has no Apple machine.
     final class TLSChallengeHandler: NSObject, URLSessionTaskDelegate, Sendable {
         private let policy: TLSPolicy
-        private let anchors: [SecCertificate]
 
         /// Refusals by task, until the task ends.
         private static let refusals = Locked<[ObjectIdentifier: APIError]>([:])
@@ -19,11 +18,6 @@
         /// A handler for `policy`; throws when its client identity cannot be used here.
         init(policy: TLSPolicy) throws(APIError) {
             self.policy = policy
-            switch policy.trustRoots {
-            case .system: anchors = []
-            case .systemAnd(let roots), .only(let roots):
-                anchors = roots.derEncoded.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
-            }
             switch policy.clientIdentity?.storage {
             case .pem?:
                 throw .unsupportedTLSPolicy(
@@ -69,16 +63,16 @@
         private func evaluate(_ trust: SecTrust, host: String) -> APIError? {
             switch policy.trustRoots {
             case .system: break
-            case .systemAnd:
-                SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+            case .systemAnd(let roots):
+                SecTrustSetAnchorCertificates(trust, Self.certificates(roots) as CFArray)
                 SecTrustSetAnchorCertificatesOnly(trust, false)
-            case .only:
-                SecTrustSetAnchorCertificates(trust, anchors as CFArray)
+            case .only(let roots):
+                SecTrustSetAnchorCertificates(trust, Self.certificates(roots) as CFArray)
                 SecTrustSetAnchorCertificatesOnly(trust, true)
             }
             var error: CFError?
             guard SecTrustEvaluateWithError(trust, &error) else {
-                let status = error.map { OSStatus(CFErrorGetCode($0)) } ?? errSecNotTrusted
+                let status = error.map { OSStatus(truncatingIfNeeded: CFErrorGetCode($0)) } ?? errSecNotTrusted
                 let code: URLError.Code =
                     switch status {
                     case errSecCertificateExpired: .serverCertificateHasBadDate
@@ -95,6 +89,11 @@
                 return .certificatePinMismatch(host: host, seen: seen)
             }
             return nil
+        }
+
+        /// `roots` as `SecCertificate`s, made when a challenge needs them.
+        private static func certificates(_ roots: TLSPolicy.Certificates) -> [SecCertificate] {
+            roots.derEncoded.compactMap { SecCertificateCreateWithData(nil, $0 as CFData) }
         }
 
         /// The identity in a PKCS#12 bundle, or `nil`.

@@ -36,8 +36,8 @@ extension URLSessionTransport {
             let delegate = try TLSChallengeHandler(policy: tlsPolicy)
             let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
             switch tlsPolicy.minimumVersion {
-            case .tls12: copy.tlsMinimumSupportedProtocolVersion = .TLSv12
-            case .tls13: copy.tlsMinimumSupportedProtocolVersion = .TLSv13
+            case .tls12?: copy.tlsMinimumSupportedProtocolVersion = .TLSv12
+            case .tls13?: copy.tlsMinimumSupportedProtocolVersion = .TLSv13
             case nil: break
             }
             self.init(session: URLSession(configuration: copy, delegate: delegate, delegateQueue: nil))
