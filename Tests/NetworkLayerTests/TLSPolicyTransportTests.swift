@@ -12,6 +12,11 @@ import Testing
 struct TLSPolicyTransportTests {
     static let unrelated = [Data(repeating: 7, count: 32).base64EncodedString(), Data(repeating: 8, count: 32).base64EncodedString()]
 
+    /// The `URLError` code of `result` when it failed with ``APIError/requestFailed(_:)``; `nil` otherwise.
+    static func code(of result: Result<String, APIError>) -> URLError.Code? {
+        if case .failure(.requestFailed(let error)) = result { error.code } else { nil }
+    }
+
     /// The outcome of a `GET /` to `base` over `transport`.
     static func get(_ base: String, over transport: any HTTPTransport) async -> Result<String, APIError> {
         await NetworkClient(transport: transport).fetch(TestEndpoint(base: base, path: "/", timeout: 20), as: String.self)
@@ -49,11 +54,7 @@ struct TLSPolicyTransportTests {
             defer { servers.stop() }
             let transport = try URLSessionTransport(tlsPolicy: .default)
             let result = await Self.get(servers.baseURL(.plain), over: transport)
-            guard case .failure(.requestFailed(let error)) = result else {
-                Issue.record("expected the private authority refused, got \(result)")
-                return
-            }
-            #expect(error.code == .serverCertificateHasUnknownRoot)
+            #expect(Self.code(of: result) == .serverCertificateHasUnknownRoot, "\(result)")
         }
     #endif
 
@@ -70,11 +71,7 @@ struct TLSPolicyTransportTests {
                 #expect((try? result.get()) == "ok", "\(roots): \(result)")
             }
             let refused = await Self.get(servers.baseURL(.plain), over: try .asyncHTTPClient(tlsPolicy: .default))
-            guard case .failure(.requestFailed(let error)) = refused else {
-                Issue.record("expected the private authority refused, got \(refused)")
-                return
-            }
-            #expect(error.code == .serverCertificateHasUnknownRoot)
+            #expect(Self.code(of: refused) == .serverCertificateHasUnknownRoot, "\(refused)")
         }
 
         @Test(
@@ -148,22 +145,14 @@ struct TLSPolicyTransportTests {
             }
             let refused = await Self.get(
                 servers.baseURL(.mutual), over: try .asyncHTTPClient(tlsPolicy: TLSPolicy(trustRoots: .only(roots))))
-            guard case .failure(.requestFailed(let error)) = refused else {
-                Issue.record("expected requestFailed, got \(refused)")
-                return
-            }
-            #expect(error.code == .clientCertificateRequired, "\(refused)")
+            #expect(Self.code(of: refused) == .clientCertificateRequired, "\(refused)")
             // A certificate of an authority the server does not know: refused by the server's alert.
             let stranger = try TLSPolicy.ClientIdentity.pem(
                 certificateChainFile: servers.file("rsa.pem"), privateKeyFile: servers.file("client.key"))
             let rejected = await Self.get(
                 servers.baseURL(.mutual),
                 over: try .asyncHTTPClient(tlsPolicy: TLSPolicy(trustRoots: .only(roots), clientIdentity: stranger)))
-            guard case .failure(.requestFailed(let rejection)) = rejected else {
-                Issue.record("expected requestFailed, got \(rejected)")
-                return
-            }
-            #expect(rejection.code == .clientCertificateRejected, "\(rejected)")
+            #expect(Self.code(of: rejected) == .clientCertificateRejected, "\(rejected)")
         }
 
         @Test(
@@ -178,11 +167,7 @@ struct TLSPolicyTransportTests {
             #expect((try? reached.get()) == "ok", "\(reached)")
             let refused = await Self.get(
                 servers.baseURL(.tls12), over: try .asyncHTTPClient(tlsPolicy: TLSPolicy(trustRoots: .only(roots), minimumVersion: .tls13)))
-            guard case .failure(.requestFailed(let error)) = refused else {
-                Issue.record("expected requestFailed, got \(refused)")
-                return
-            }
-            #expect(error.code == .secureConnectionFailed, "\(refused)")
+            #expect(Self.code(of: refused) == .secureConnectionFailed, "\(refused)")
         }
     #endif
 }
