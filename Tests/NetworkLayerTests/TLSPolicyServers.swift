@@ -24,14 +24,20 @@ final class TLSPolicyServers: Sendable {
     private let process: Process
     private let input: Pipe
 
-    /// Makes the certificates and starts one server per ``Server``.
+    /// The certificates, made once for the whole test run (RSA keys take a while to make).
+    private static let certificates = Result { () throws -> TemporaryDirectory in
+        let directory = try TemporaryDirectory()
+        try shell(makeCertificates, in: directory.url)
+        return directory
+    }
+
+    /// Starts one server per ``Server``, with the certificates made for the test run.
     init() throws {
-        directory = try TemporaryDirectory()
-        try Self.shell(Self.makeCertificates, in: directory.url)
+        directory = try Self.certificates.get()
         (process, input, ports) = try TLSServers.startPython(Self.serve, directory: directory.url, names: Server.allCases.map(\.rawValue))
     }
 
-    /// A file of the directory: `ca.pem`, `server.pem`, `client.pem`, `client.key`, `client.p12` (password `secret`), `rsa.pem`.
+    /// A file of the directory (shared by the test run: add files, change none): `ca.pem`, `server.pem`, `client.pem`, `client.key`, `client.p12` (password `secret`), `rsa.pem`.
     func file(_ name: String) -> URL { directory.file(name) }
 
     /// The base URL of `server`.
@@ -43,11 +49,11 @@ final class TLSPolicyServers: Sendable {
         return try Self.shell(command, in: directory.url).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Stops the servers; the certificates stay for the rest of the test run.
     func stop() {
         try? input.fileHandleForWriting.close()
         process.terminate()
         process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory.url)
     }
 
     @discardableResult
