@@ -43,10 +43,10 @@ final class TLSPolicyServers: Sendable {
     /// The base URL of `server`.
     func baseURL(_ server: Server) -> String { "https://127.0.0.1:\(ports[server.rawValue] ?? 0)" }
 
-    /// The RFC 7469 hash of the public key in the certificate `name`, as `openssl` computes it.
+    /// The RFC 7469 hash of the public key in the certificate `name` (`server.pem`, say), as `openssl`
+    /// computed it when it made the certificates (in `<name>.pin`, beside the DER form in `<name>.der`).
     func opensslHash(_ name: String) throws -> String {
-        let command = "openssl x509 -in \(name) -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"
-        return try Self.shell(command, in: directory.url).trimmingCharacters(in: .whitespacesAndNewlines)
+        String(decoding: try Data(contentsOf: file("\(name).pin")), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stops the servers; the certificates stay for the rest of the test run.
@@ -104,6 +104,10 @@ final class TLSPolicyServers: Sendable {
             -extfile ext.cnf -extensions client 2>/dev/null
         openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:secret
         openssl req -x509 -new -key client.key -out rsa.pem -days 30 -subj /CN=rsa
+        for name in ca.pem server.pem client.pem rsa.pem; do
+            openssl x509 -in $name -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64 > $name.pin
+            openssl x509 -in $name -outform der -out $name.der
+        done
         """#
 
     private static let serve = #"""

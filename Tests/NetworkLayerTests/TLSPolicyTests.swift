@@ -21,7 +21,6 @@ struct TLSPolicyTests {
         for name in ["rsa.pem", "server.pem", "ca.pem"] {
             let expected = try servers.opensslHash(name)
             #expect(try TLSPolicy.Certificates(contentsOf: servers.file(name)).publicKeyHashes == [expected], "\(name)")
-            try TLSPolicyServers.shell("openssl x509 -in \(name) -outform der -out \(name).der", in: servers.directory.url)
             #expect(try TLSPolicy.Certificates(contentsOf: servers.file("\(name).der")).publicKeyHashes == [expected], "\(name) DER")
         }
         let both = try Data(contentsOf: servers.file("server.pem")) + Data(contentsOf: servers.file("ca.pem"))
