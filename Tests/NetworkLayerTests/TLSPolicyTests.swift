@@ -14,17 +14,24 @@ struct TLSPolicyTests {
     static let key1 = Data(repeating: 1, count: 32).base64EncodedString()
     static let key2 = Data(repeating: 2, count: 32).base64EncodedString()
 
+    /// The pin of the certificate file `name` in `directory`, as `openssl` computed it.
+    static func opensslHash(in directory: TemporaryDirectory, _ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: directory.file("\(name).pin")), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test("A certificate's public-key hash is openssl's RFC 7469 hash, for RSA and EC keys, from PEM and DER")
-    func publicKeyHashes() throws {
-        let servers = try TLSPolicyServers()
-        defer { servers.stop() }
+    func publicKeyHashes() async throws {
+        let servers = try await TLSPolicyServers.certificateDirectory()
         for name in ["rsa.pem", "server.pem", "ca.pem"] {
-            let expected = try servers.opensslHash(name)
+            let expected = try Self.opensslHash(in: servers, name)
             #expect(try TLSPolicy.Certificates(contentsOf: servers.file(name)).publicKeyHashes == [expected], "\(name)")
             #expect(try TLSPolicy.Certificates(contentsOf: servers.file("\(name).der")).publicKeyHashes == [expected], "\(name) DER")
         }
         let both = try Data(contentsOf: servers.file("server.pem")) + Data(contentsOf: servers.file("ca.pem"))
-        #expect(try TLSPolicy.Certificates(both).publicKeyHashes == [servers.opensslHash("server.pem"), servers.opensslHash("ca.pem")])
+        #expect(
+            try TLSPolicy.Certificates(both).publicKeyHashes == [
+                Self.opensslHash(in: servers, "server.pem"), Self.opensslHash(in: servers, "ca.pem"),
+            ])
     }
 
     @Test("A pin set of fewer than two different hashes is refused with invalidTLSPolicy, saying a backup is needed")
@@ -49,7 +56,7 @@ struct TLSPolicyTests {
     }
 
     @Test("Unreadable certificates and keys are refused with invalidTLSPolicy, never a crash")
-    func unreadable() throws {
+    func unreadable() async throws {
         let garbage = Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8)
         #expect(throws: APIError.invalidTLSPolicy("PEM certificate 1 of 1 is not a readable X.509 certificate")) {
             try TLSPolicy.Certificates(garbage)
@@ -59,8 +66,7 @@ struct TLSPolicyTests {
         let missing = URL(fileURLWithPath: "/nonexistent/ca.pem")
         let unreadable = #expect(throws: APIError.self) { try TLSPolicy.Certificates(contentsOf: missing) }
         #expect(unreadable?.description.contains("/nonexistent/ca.pem") == true)
-        let servers = try TLSPolicyServers()
-        defer { servers.stop() }
+        let servers = try await TLSPolicyServers.certificateDirectory()
         let chain = try Data(contentsOf: servers.file("client.pem"))
         let noKey = #expect(throws: APIError.self) {
             try TLSPolicy.ClientIdentity.pem(certificateChain: chain, privateKey: Data("not a key".utf8))

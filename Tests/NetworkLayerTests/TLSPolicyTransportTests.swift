@@ -24,9 +24,8 @@ struct TLSPolicyTransportTests {
 
     #if canImport(FoundationNetworking)
         @Test("On Linux, URLSessionTransport refuses every policy but the default when it is made, naming AsyncHTTPClientTransport")
-        func linuxRefuses() throws {
-            let servers = try TLSPolicyServers()
-            defer { servers.stop() }
+        func linuxRefuses() async throws {
+            let servers = try await TLSPolicyServers.certificateDirectory()
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             let identity = try TLSPolicy.ClientIdentity.pem(
                 certificateChainFile: servers.file("client.pem"), privateKeyFile: servers.file("client.key"))
@@ -50,7 +49,7 @@ struct TLSPolicyTransportTests {
 
         @Test("On Linux, URLSessionTransport takes the default policy, which trusts the system's roots alone")
         func linuxDefault() async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let transport = try URLSessionTransport(tlsPolicy: .default)
             let result = await Self.get(servers.baseURL(.plain), over: transport)
@@ -63,7 +62,7 @@ struct TLSPolicyTransportTests {
             "Over AsyncHTTPClient a private authority's server is reached with it as an additional or the only root, and refused without it",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func privateAuthority(transport: TransportKind) async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             for roots in [TLSPolicy.TrustRoots.systemAnd(roots), .only(roots)] {
@@ -78,7 +77,7 @@ struct TLSPolicyTransportTests {
             "Over AsyncHTTPClient a pin of the server's key or of its only root passes; pins matching nothing fail with certificatePinMismatch",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func pins(transport: TransportKind) async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             let leaf = try servers.opensslHash("server.pem")
@@ -110,7 +109,7 @@ struct TLSPolicyTransportTests {
             "Over AsyncHTTPClient a pin set applies to its hosts only, by the names the server's certificate is valid for",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func pinsByHost(transport: TransportKind) async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             let elsewhere = TLSPolicy(
@@ -130,7 +129,7 @@ struct TLSPolicyTransportTests {
             "Over AsyncHTTPClient a server requiring a client certificate accepts the client's identity (PEM or PKCS#12), and refuses a client without one or with a stranger's",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func clientCertificate(transport: TransportKind) async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             let identities = [
@@ -159,7 +158,7 @@ struct TLSPolicyTransportTests {
             "Over AsyncHTTPClient a minimum of TLS 1.3 refuses a server of TLS 1.2 at most, which a minimum of 1.2 reaches",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func minimumVersion(transport: TransportKind) async throws {
-            let servers = try TLSPolicyServers()
+            let servers = try await TLSPolicyServers.start()
             defer { servers.stop() }
             let roots = try TLSPolicy.Certificates(contentsOf: servers.file("ca.pem"))
             let reached = await Self.get(

@@ -21,7 +21,7 @@ extension ArticleTests {
                 "Trusting a private authority, pinning a key and presenting a client certificate take a few lines each",
                 arguments: TransportKind.all.filter { !$0.isURLSession })
             func snippets(transport: TransportKind) async throws {
-                let servers = try TLSPolicyServers()
+                let servers = try await TLSPolicyServers.start()
                 defer { servers.stop() }
                 let caFile = servers.file("ca.pem")
                 let clientCertificateFile = servers.file("client.pem")
