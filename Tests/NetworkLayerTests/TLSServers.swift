@@ -39,11 +39,32 @@ final class TLSServers: Sendable {
     init() throws {
         directory = try TemporaryDirectory()
         try Self.run("/bin/sh", ["-c", Self.makeCertificates], in: directory.url, step: "make the certificates with openssl")
-        let names = Certificate.allCases.map(\.rawValue)
-        process = Process()
+        (process, input, ports) = try Self.startPython(Self.serve, directory: directory.url, names: Certificate.allCases.map(\.rawValue))
+    }
+
+    /// The private authority's certificate (PEM), to trust in a client.
+    var authorityFile: URL { directory.file("ca.pem") }
+
+    /// The base URL of the server presenting `certificate`, for example `https://127.0.0.1:40123`.
+    func baseURL(_ certificate: Certificate) -> String {
+        "https://127.0.0.1:\(ports[certificate.rawValue] ?? 0)"
+    }
+
+    /// Stops the servers and removes the certificates.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory.url)
+    }
+
+    /// Starts `python3 -c script directory names…`, which prints the port of each name as one line of
+    /// JSON and serves until its input closes: the process, its input, and the ports.
+    static func startPython(_ script: String, directory: URL, names: [String]) throws -> (Process, Pipe, [String: Int]) {
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.serve, directory.url.path] + names
-        input = Pipe()
+        process.arguments = ["python3", "-c", pythonClasses + script, directory.path] + names
+        let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
@@ -63,24 +84,27 @@ final class TLSServers: Sendable {
             process.terminate()
             throw StartError(description: "python3 did not start the TLS servers (it wrote \(String(decoding: line, as: UTF8.self)))")
         }
-        self.ports = ports
+        return (process, input, ports)
     }
 
-    /// The private authority's certificate (PEM), to trust in a client.
-    var authorityFile: URL { directory.file("ca.pem") }
+    /// The request handler (`GET` answers `200` `ok`) and threaded server class of every TLS server.
+    static let pythonClasses = #"""
+        import http.server, json, ssl, sys, threading
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"ok")
+            def log_message(self, *arguments):
+                pass
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+            def handle_error(self, request, address):
+                pass
 
-    /// The base URL of the server presenting `certificate`, for example `https://127.0.0.1:40123`.
-    func baseURL(_ certificate: Certificate) -> String {
-        "https://127.0.0.1:\(ports[certificate.rawValue] ?? 0)"
-    }
-
-    /// Stops the servers and removes the certificates.
-    func stop() {
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: directory.url)
-    }
+        """#
 
     private static func run(_ executable: String, _ arguments: [String], in directory: URL, step: String) throws {
         let process = Process()
@@ -160,20 +184,6 @@ final class TLSServers: Sendable {
     /// Serves each certificate named in `argv[2...]` from the directory `argv[1]`, each on a port
     /// of 127.0.0.1; prints the ports as one line of JSON and runs until its input closes.
     private static let serve = #"""
-        import http.server, json, ssl, sys, threading
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"ok")
-            def log_message(self, *arguments):
-                pass
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-            def handle_error(self, request, address):
-                pass
         directory, names, ports = sys.argv[1], sys.argv[2:], {}
         for name in names:
             server = Server(("127.0.0.1", 0), Handler)

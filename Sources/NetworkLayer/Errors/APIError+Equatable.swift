@@ -46,6 +46,10 @@ extension APIError {
             } else {
                 false
             }
+        case .certificatePinMismatch(let aHost, let aSeen):
+            if case .certificatePinMismatch(let bHost, let bSeen) = rhs { aHost == bHost && aSeen == bSeen } else { false }
+        case .unsupportedTLSPolicy(let a): if case .unsupportedTLSPolicy(let b) = rhs { a == b } else { false }
+        case .invalidTLSPolicy(let a): if case .invalidTLSPolicy(let b) = rhs { a == b } else { false }
         }
     }
 

@@ -80,6 +80,17 @@ public enum APIError: Error, Sendable, Equatable {
     /// the interceptors are done with the call, so a retrier still sees ``unacceptableStatusCode(_:_:)``.
     /// Match your type with `case .validationFailed(let error as ServerError, _)` or ``underlying(as:)``.
     case validationFailed(any Error, HTTPResponse)
+    /// The server's chain was valid, but no certificate of it has a public key of the ``TLSPolicy``'s
+    /// pins for `host`: `seen` is the SPKI SHA-256 hash (RFC 7469, base64) of each certificate checked,
+    /// the server's first. Nothing was sent.
+    case certificatePinMismatch(host: String, seen: [String])
+    /// The transport cannot honour the ``TLSPolicy`` it was given (`URLSessionTransport` on Linux
+    /// honours only the default); the text says what, and which transport can. Raised when the
+    /// transport is created, never later.
+    case unsupportedTLSPolicy(String)
+    /// A ``TLSPolicy`` part cannot be used as given (fewer than two pins, a pin that is not a SHA-256
+    /// hash, a certificate or key that cannot be read); the text says which and why.
+    case invalidTLSPolicy(String)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``.
     public var statusCode: Int? {
@@ -170,6 +181,13 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .validationFailed(let error, let response):
             "The response (\(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))) failed validation: "
                 + Self.reason(error)
+        case .certificatePinMismatch(let host, let seen):
+            "The certificate chain of \(host) is valid but matches none of the TLS policy's pins; it has the public keys "
+                + seen.map { "sha256/\($0)" }.joined(separator: ", ")
+        case .unsupportedTLSPolicy(let reason):
+            "Unsupported TLS policy: \(reason)"
+        case .invalidTLSPolicy(let reason):
+            "Invalid TLS policy: \(reason)"
         }
     }
 

@@ -324,6 +324,10 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 }
             #endif
             failure = Self.apiError(error, headReceived: finished.response != nil)
+            #if canImport(Security) && !canImport(FoundationNetworking)
+                // A chain the TLS policy refused ends as a cancellation: named by its cause instead.
+                if let refusal = TLSChallengeHandler.refusal(of: task) { failure = refusal }
+            #endif
         } else if response == nil {
             failure = .invalidResponse
         }

@@ -34,6 +34,8 @@
     /// | A certificate that is not yet valid | `serverCertificateNotYetValid` |
     /// | A certificate of an authority the client does not trust, or whose chain is not valid | `serverCertificateHasUnknownRoot` |
     /// | A certificate for another host | `serverCertificateUntrusted` |
+    /// | The server's alert that a client certificate is required (TLS 1.3) | `clientCertificateRequired` |
+    /// | The server's alert refusing the client's certificate | `clientCertificateRejected` |
     /// | Any other TLS handshake failure | `secureConnectionFailed` |
     /// | The connection closed or reset under the exchange, a body cut short | `networkConnectionLost` |
     /// | A response that is not HTTP, or breaks its framing | `badServerResponse` |
@@ -58,6 +60,9 @@
         ///   - url: The request's URL, kept as the `URLError`'s failing URL.
         static func apiError(_ error: any Error, headReceived: Bool, url: URL?) -> APIError {
             if let error = error as? APIError { return error }
+            if let mismatch = error as? AsyncHTTPClientPinCheck.Mismatch {
+                return .certificatePinMismatch(host: url?.host ?? "", seen: mismatch.seen)
+            }
             if error is CancellationError { return .cancelled }
             if let error = error as? HTTPClientError {
                 switch error {
@@ -88,6 +93,9 @@
             }
             if let error = error as? ChannelError, case .connectTimeout = error { return .timedOut }
             if let error = error as? IOError, error.errnoCode == ETIMEDOUT { return .timedOut }
+            if let code = clientCertificateRefusal(error) {
+                return requestFailed(code, error, description: String(describing: error), url: url)
+            }
             if isCertificateVerificationFailure(error) {
                 return requestFailed(
                     .serverCertificateHasUnknownRoot, error, description: "certificate verification failed (CERTIFICATE_VERIFY_FAILED)",
@@ -170,6 +178,21 @@
                 if type.hasPrefix("NIOHTTPCompression.") { return .cannotDecodeContentData }
                 return .unknown
             }
+        }
+
+        /// The code of a TLS alert by which the server refused the client's certificate (mutual TLS):
+        /// `clientCertificateRequired` for TLS 1.3's `certificate_required`, `clientCertificateRejected`
+        /// for an alert about the certificate the client sent; `nil` for any other error (a TLS 1.2
+        /// server refusing with a bare `handshake_failure` stays `secureConnectionFailed`).
+        static func clientCertificateRefusal(_ error: any Error) -> URLError.Code? {
+            guard error is NIOSSLError || error is BoringSSLError else { return nil }
+            let text = String(describing: error)
+            if text.contains("ALERT_CERTIFICATE_REQUIRED") { return .clientCertificateRequired }
+            let rejections = [
+                "ALERT_BAD_CERTIFICATE", "ALERT_UNKNOWN_CA", "ALERT_CERTIFICATE_UNKNOWN", "ALERT_UNSUPPORTED_CERTIFICATE",
+                "ALERT_CERTIFICATE_REVOKED", "ALERT_CERTIFICATE_EXPIRED",
+            ]
+            return rejections.contains(where: text.contains) ? .clientCertificateRejected : nil
         }
 
         /// Whether `error` is a certificate that failed BoringSSL's verification (not the host name

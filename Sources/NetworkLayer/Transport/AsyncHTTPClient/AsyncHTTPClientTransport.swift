@@ -48,6 +48,8 @@
         public let timeout: TimeInterval
         /// Whether gzip and deflate bodies are inflated here, since the client does not inflate them.
         private let inflates: Bool
+        /// The client the transport made for itself (``init(tlsPolicy:timeout:)``), shut down with its last copy.
+        private let owner: OwnedHTTPClient?
 
         /// The client transports use unless given one: `HTTPClient.shared`'s configuration with the
         /// changes below, which make it behave as ``NetworkClient``'s `URLSession` does.
@@ -105,8 +107,14 @@
         ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default, as
         ///     `URLSessionConfiguration.default`'s `timeoutIntervalForRequest`.
         public init(client: HTTPClient = defaultClient, timeout: TimeInterval = 60) {
+            self.init(client: client, timeout: timeout, owner: nil)
+        }
+
+        /// Creates a transport over `client`, which `owner` (when given) shuts down with the transport's last copy.
+        init(client: HTTPClient, timeout: TimeInterval, owner: OwnedHTTPClient?) {
             self.client = client
             self.timeout = timeout
+            self.owner = owner
             inflates = Self.inflatesBodies(for: client)
         }
 

@@ -1,0 +1,105 @@
+import Foundation
+
+extension TLSPolicy {
+    /// Public keys a validated chain must show, for some hosts or all: at least one certificate of the
+    /// chain (the server's own, an intermediate or the root) must have one of these SPKI SHA-256 hashes.
+    ///
+    /// At least two hashes are required, so that a backup exists when a key is lost or rotated: pin
+    /// the key in use and the next one (or a CA's), as RFC 7469 asks.
+    public struct PinSet: Sendable, Hashable {
+        /// The pinned hashes: base64 of the SHA-256 of a certificate's `SubjectPublicKeyInfo` (RFC 7469).
+        public let hashes: [String]
+        /// The hosts the set applies to, lowercased; `nil`, every host.
+        public let hosts: [String]?
+
+        /// A pin set of `hashes`, for `hosts` (every host by default).
+        ///
+        /// A hash is what `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der
+        /// | openssl dgst -sha256 -binary | base64` prints.
+        /// - Parameters:
+        ///   - hashes: Two or more base64 SHA-256 hashes of public keys.
+        ///   - hosts: The host names (or IP addresses) the pins apply to, exactly as in URLs; `nil`
+        ///     (every host) by default.
+        /// - Throws: ``APIError/invalidTLSPolicy(_:)`` with fewer than two distinct hashes, a hash that
+        ///   is not base64 of 32 bytes, or an empty host list.
+        public init(sha256 hashes: [String], hosts: [String]? = nil) throws(APIError) {
+            for hash in hashes where Data(base64Encoded: hash)?.count != 32 {
+                throw .invalidTLSPolicy("the pin \"\(hash)\" is not a base64 SHA-256 hash (44 characters, 32 bytes)")
+            }
+            guard Set(hashes).count >= 2 else {
+                throw .invalidTLSPolicy(
+                    "a pin set needs at least two different hashes, the key in use and a backup, got \(Set(hashes).count)")
+            }
+            if let hosts, hosts.isEmpty || hosts.contains(where: \.isEmpty) {
+                throw .invalidTLSPolicy("a pin set's hosts must be nil (every host) or non-empty names")
+            }
+            self.hashes = hashes
+            self.hosts = hosts?.map { $0.lowercased() }
+        }
+    }
+
+    /// The pin sets that apply to a connection to `host`: those for every host and those naming it.
+    func pinSets(for host: String) -> [PinSet] {
+        let host = host.lowercased()
+        return pins.filter { $0.hosts == nil || $0.hosts?.contains(host) == true }
+    }
+
+    /// The pin sets that apply to a connection whose host is not known but whose validated server
+    /// certificate is `leaf`: those for every host and those naming a host the certificate is valid
+    /// for. A certificate valid for a pinned host must satisfy its pins, whichever host it was asked for.
+    func pinSets(coveredBy leaf: CertificateDER) -> [PinSet] {
+        pins.filter { set in set.hosts.map { $0.contains(where: leaf.isValid(for:)) } ?? true }
+    }
+
+    /// The hashes of `chain` when it fails a set of `sets` (no certificate of it has one of the set's
+    /// hashes); `nil` when it satisfies every one.
+    static func mismatch(of chain: [CertificateDER], against sets: [PinSet]) -> [String]? {
+        let seen = chain.map(\.publicKeyHash)
+        for set in sets where !set.hashes.contains(where: seen.contains) { return seen }
+        return nil
+    }
+
+    /// The validated chain as far as it can be known from `leaf` alone, the certificate the TLS
+    /// library verified: the leaf, then, when the policy trusts ``TrustRoots/only(_:)`` its own
+    /// roots, the roots it leads to by issuer name (the chain must end at one of them). Under the
+    /// system's roots the intermediates and root are not known, and the chain is the leaf alone.
+    func chain(from leaf: CertificateDER) -> [CertificateDER] {
+        guard case .only(let roots) = trustRoots else { return [leaf] }
+        var chain = [leaf]
+        var current = leaf
+        while current.issuer != current.subject, chain.count < 8 {
+            let issuers = roots.parsed.filter { $0.subject == current.issuer }
+            // Two roots of one name: neither is known to be the one the chain ends at.
+            guard issuers.count == 1, let issuer = issuers.first, !chain.contains(issuer) else { break }
+            chain.append(issuer)
+            current = issuer
+        }
+        return chain
+    }
+}
+
+extension CertificateDER {
+    /// Whether the certificate names `host` among its subject alternative names: a DNS name (one
+    /// leading `*.` label matching one label), or an IPv4 address. An IPv6 address counts as named by
+    /// any certificate with an IPv6 address, so that its pins apply rather than not.
+    func isValid(for host: String) -> Bool {
+        let host = host.lowercased()
+        if let address = Self.ipv4(host) { return ipAddresses.contains(address) }
+        if host.contains(":") { return ipAddresses.contains { $0.count == 16 } }
+        return dnsNames.contains { name in
+            guard name.hasPrefix("*.") else { return name == host }
+            let suffix = name.dropFirst(1)
+            guard host.hasSuffix(suffix) else { return false }
+            let label = host.dropLast(suffix.count)
+            return !label.isEmpty && !label.contains(".")
+        }
+    }
+
+    /// The four bytes of a dotted IPv4 address, or `nil`.
+    private static func ipv4(_ text: String) -> [UInt8]? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        let bytes = parts.compactMap { UInt8($0) }
+        return bytes.count == 4 ? bytes : nil
+    }
+}

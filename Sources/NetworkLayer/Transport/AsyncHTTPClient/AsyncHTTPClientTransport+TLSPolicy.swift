@@ -1,0 +1,131 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOSSL
+
+    extension AsyncHTTPClientTransport {
+        /// Creates a transport over an `HTTPClient` of its own that honours `tlsPolicy`, shut down
+        /// when the last copy of the transport is gone.
+        ///
+        /// The client is ``defaultConfiguration()`` with NIOSSL's `TLSConfiguration` for the policy:
+        /// its roots as `trustRoots` (``TLSPolicy/TrustRoots/only(_:)``) or `additionalTrustRoots`,
+        /// its client identity as `certificateChain` and `privateKey` (PEM or PKCS#12), and its
+        /// minimum version. BoringSSL validates every chain as usual (roots, dates, host name); pins are
+        /// checked after that, on the certificate BoringSSL verified, before the connection carries a
+        /// request (see <doc:SecuringConnections> for which certificates a pin can match here).
+        /// - Parameters:
+        ///   - tlsPolicy: Whom TLS trusts and who the client is.
+        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        /// - Throws: ``APIError/invalidTLSPolicy(_:)`` when NIOSSL cannot read a certificate or the key.
+        public init(tlsPolicy: TLSPolicy, timeout: TimeInterval = 60) throws(APIError) {
+            var configuration = Self.defaultConfiguration()
+            configuration.tlsConfiguration = try Self.tlsConfiguration(for: tlsPolicy)
+            if !tlsPolicy.pins.isEmpty {
+                let check = AsyncHTTPClientPinCheck(policy: tlsPolicy)
+                configuration.http1_1ConnectionDebugInitializer = { check.verify($0) }
+                configuration.http2ConnectionDebugInitializer = { check.verify($0) }
+            }
+            let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+            self.init(client: owner.client, timeout: timeout, owner: owner)
+        }
+
+        /// NIOSSL's client configuration for `policy`.
+        static func tlsConfiguration(for policy: TLSPolicy) throws(APIError) -> TLSConfiguration {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            do {
+                switch policy.trustRoots {
+                case .system: break
+                case .systemAnd(let roots): tls.additionalTrustRoots = [.certificates(try certificates(roots))]
+                case .only(let roots): tls.trustRoots = .certificates(try certificates(roots))
+                }
+                switch policy.clientIdentity?.storage {
+                case .pem(let chain, let key)?:
+                    tls.certificateChain = try certificates(chain).map { .certificate($0) }
+                    tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: [UInt8](key), format: .pem))
+                case .pkcs12(let data, let password)?:
+                    let bundle = try NIOSSLPKCS12Bundle(buffer: [UInt8](data), passphrase: Array(password.utf8))
+                    tls.certificateChain = bundle.certificateChain.map { .certificate($0) }
+                    tls.privateKey = .privateKey(bundle.privateKey)
+                case nil: break
+                }
+            } catch {
+                throw .invalidTLSPolicy("NIOSSL cannot read a certificate or the private key: \(error)")
+            }
+            switch policy.minimumVersion {
+            case .tls12?: tls.minimumTLSVersion = .tlsv12
+            case .tls13?: tls.minimumTLSVersion = .tlsv13
+            case nil: break
+            }
+            return tls
+        }
+
+        private static func certificates(_ certificates: TLSPolicy.Certificates) throws -> [NIOSSLCertificate] {
+            try certificates.derEncoded.map { try NIOSSLCertificate(bytes: [UInt8]($0), format: .der) }
+        }
+    }
+
+    extension HTTPTransport where Self == AsyncHTTPClientTransport {
+        /// An ``AsyncHTTPClientTransport`` honouring `tlsPolicy` over a client of its own:
+        /// `NetworkClient(transport: try .asyncHTTPClient(tlsPolicy: policy))`.
+        /// - Parameters:
+        ///   - tlsPolicy: Whom TLS trusts and who the client is.
+        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        /// - Throws: ``APIError/invalidTLSPolicy(_:)`` when NIOSSL cannot read a certificate or the key.
+        public static func asyncHTTPClient(tlsPolicy: TLSPolicy, timeout: TimeInterval = 60) throws(APIError) -> Self {
+            try AsyncHTTPClientTransport(tlsPolicy: tlsPolicy, timeout: timeout)
+        }
+    }
+
+    /// An `HTTPClient` a transport made for itself, shut down when the last transport holding it is
+    /// gone (AsyncHTTPClient traps, in debug builds, on a client released running).
+    final class OwnedHTTPClient: Sendable {
+        let client: HTTPClient
+
+        init(_ client: HTTPClient) { self.client = client }
+
+        deinit {
+            client.shutdown { _ in }
+        }
+    }
+
+    /// The pins of a ``TLSPolicy`` over AsyncHTTPClient: checked on each new connection, after
+    /// BoringSSL has validated its chain and before the connection carries a request.
+    ///
+    /// AsyncHTTPClient builds its NIOSSL handlers itself and takes no verification callback, so the
+    /// check runs in its connection initialiser (`http1_1ConnectionDebugInitializer`), on the
+    /// certificate the handshake verified (NIOSSL hands over the leaf alone). A failed check fails the
+    /// connection, which fails the requests waiting for it, and then closes it.
+    struct AsyncHTTPClientPinCheck: Sendable {
+        /// A connection whose chain has none of the pinned keys; `seen` as in ``APIError/certificatePinMismatch(host:seen:)``.
+        struct Mismatch: Error {
+            let seen: [String]
+        }
+
+        let policy: TLSPolicy
+
+        /// Succeeds when the connection's chain satisfies the pins that apply to it, or the connection
+        /// is not TLS (an `http` URL); fails with ``Mismatch``, then closes the connection, otherwise.
+        func verify(_ channel: any Channel) -> EventLoopFuture<Void> {
+            channel.eventLoop.flatSubmit { [policy] in
+                // A plain connection has no TLS handler: pins are about TLS, and `http` is not.
+                guard let handler = try? channel.pipeline.syncOperations.handler(type: NIOSSLHandler.self) else {
+                    return channel.eventLoop.makeSucceededVoidFuture()
+                }
+                let leaf = (try? handler.peerCertificate?.toDERBytes()).flatMap { $0.flatMap(CertificateDER.init) }
+                guard let leaf else { return Self.refuse(channel, seen: []) }
+                if let seen = TLSPolicy.mismatch(of: policy.chain(from: leaf), against: policy.pinSets(coveredBy: leaf)) {
+                    return Self.refuse(channel, seen: seen)
+                }
+                return channel.eventLoop.makeSucceededVoidFuture()
+            }
+        }
+
+        /// A failed future of ``Mismatch``, the connection closed once AsyncHTTPClient has dropped it
+        /// (which it does on this failure, before the close is seen).
+        private static func refuse(_ channel: any Channel, seen: [String]) -> EventLoopFuture<Void> {
+            channel.eventLoop.execute { channel.close(promise: nil) }
+            return channel.eventLoop.makeFailedFuture(Mismatch(seen: seen))
+        }
+    }
+#endif
