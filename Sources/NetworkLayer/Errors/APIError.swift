@@ -62,6 +62,11 @@ public enum APIError: Error, Sendable, Equatable {
     /// undone, the chunk that went past the limit included), or the `Content-Length` the server
     /// announced when that alone was over the limit and nothing was read.
     case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
+    /// A download that keeps what it got (``APIClient/download(resuming:for:to:progress:)-(_,Endpoint,_,_)``)
+    /// failed with the error it carries after part of a resumable body was written: `resumeData` resumes
+    /// it, and its partial file stays until you resume or ``DownloadResumeData/discard()`` it. Other
+    /// calls never throw it.
+    indirect case downloadInterrupted(APIError, resumeData: DownloadResumeData)
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)``.
     public var statusCode: Int? {
@@ -114,6 +119,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
                 + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
                 + (kind == .inMemory ? ", or download the body to a file" : "")
+        case .downloadInterrupted(let error, let resumeData):
+            "The download stopped after \(Self.bytes(resumeData.bytesReceived)) of \(Self.bytes(resumeData.expectedBytes)), "
+                + "kept for resuming: \(error.description)"
         }
     }
 
