@@ -50,8 +50,9 @@ final class RangeServer: Sendable {
     }
 
     /// The URL of `path` on this server.
-    func url(_ path: String = "/file") -> String {
-        server.baseURL + path
+    func url(_ path: String = "/file") throws -> URL {
+        guard let url = URL(string: server.baseURL + path) else { throw URLError(.badURL) }
+        return url
     }
 
     /// The base URL, for ``TestEndpoint``.
