@@ -146,6 +146,24 @@ struct ResumableDownloadTests {
         #expect(server.requests.map(\.range) == [nil])
     }
 
+    @Test("Resume data naming a file that is no partial file leaves that file alone, and starts over", arguments: TransportKind.all)
+    func foreignPartialFileIsLeftAlone(transport: TransportKind) async throws {
+        let body = RangeServer.content(count: 100_000)
+        let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]))
+        let directory = try TemporaryDirectory()
+        let victim = directory.file("notes.txt")
+        try Data("keep me, please".utf8).write(to: victim)
+        let resumeData = DownloadResumeData(
+            url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: 4, expectedBytes: 100_000,
+            partialFileURL: victim)
+        let file = try await transport.makeClient().download(
+            resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+        resumeData.discard()
+        #expect(try Data(contentsOf: file.fileURL) == body)
+        #expect(server.requests.map(\.range) == [nil])
+        #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me, please")
+    }
+
     @Test("A 416 for a file that holds the whole body already completes it without a body", arguments: TransportKind.all)
     func unsatisfiableRangeOfACompleteFile(transport: TransportKind) async throws {
         let body = RangeServer.content(count: 100_000)

@@ -23,7 +23,9 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     public let bytesReceived: Int64
     /// The length of the whole body, its `Content-Length`: a resumed answer must be a range of this length.
     public let expectedBytes: Int64
-    /// The partial file, a hidden file beside the first download's destination.
+    /// The partial file, a hidden file beside the first download's destination (`.NAME.UUID.partial`).
+    /// Resuming and ``discard()`` touch it only when its name has that shape, so that resume data
+    /// read back from storage cannot make them overwrite or delete another file.
     public let partialFileURL: URL
 
     /// Creates resume data; mainly for tests, and for storage formats of your own.
@@ -45,7 +47,14 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 
     /// Deletes the partial file: for when you give up on the download instead of resuming it.
     public func discard() {
+        guard hasPartialFileName else { return }
         try? FileManager.default.removeItem(at: partialFileURL)
+    }
+
+    /// Whether ``partialFileURL`` is named as the partial files of downloads are: `.NAME.UUID.partial`.
+    var hasPartialFileName: Bool {
+        let name = partialFileURL.lastPathComponent
+        return partialFileURL.isFileURL && name.hasPrefix(".") && name.hasSuffix(".partial") && name.count > ".partial".count + 1
     }
 
     /// The value of `If-Range`: the strong `ETag`, else `Last-Modified`; `nil` when neither is safe

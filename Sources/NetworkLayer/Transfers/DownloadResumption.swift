@@ -83,9 +83,11 @@ final class DownloadResumption: Sendable {
         self.state = Locked(state)
     }
 
-    /// Whether `resumeData` can be resumed by a `GET` at all: a safe validator and sizes that add up.
+    /// Whether `resumeData` can be resumed by a `GET` at all: a safe validator, sizes that add up, and
+    /// a partial file named as this library names them.
     static func canResume(_ resumeData: DownloadResumeData) -> Bool {
         resumeData.ifRange != nil && resumeData.bytesReceived > 0 && resumeData.expectedBytes >= resumeData.bytesReceived
+            && resumeData.hasPartialFileName
     }
 
     /// How the body of the exchange just sent goes to the file.
