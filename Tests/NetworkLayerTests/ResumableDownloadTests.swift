@@ -54,6 +54,31 @@ struct ResumableDownloadTests {
         #expect(log.all.last?.completedBytes == 1_200_000)
     }
 
+    @Test("An attempt a middleware answers itself, after a resumed one, is written whole", arguments: TransportKind.all)
+    func middlewareAnswerAfterResumedAttempt(transport: TransportKind) async throws {
+        let body = RangeServer.content(count: 1_000_000)
+        let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]), dropsAt: [300_000, 600_000])
+        let directory = try TemporaryDirectory()
+        let client = transport.makeClient(interceptors: [Self.retries, ThirdAttemptAnswer(body: body)])
+        let file = try await client.download(for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+        #expect(try Data(contentsOf: file.fileURL) == body)
+        #expect(server.requests.count == 2, "the third attempt never reached the server")
+    }
+
+    /// Answers the third attempt itself, with the whole body.
+    struct ThirdAttemptAnswer: Interceptor {
+        let body: Data
+
+        func intercept(
+            _ request: URLRequest,
+            context: RequestContext,
+            next: (URLRequest) async throws(APIError) -> TransportResponse
+        ) async throws(APIError) -> TransportResponse {
+            guard context.attempt == 3 else { return try await next(request) }
+            return TransportResponse(HTTPResponse(statusCode: 200, headers: ["Content-Length": "\(body.count)"], body: body))
+        }
+    }
+
     @Test("A server without ranges (always 200) gets the whole body again, and the file is right", arguments: TransportKind.all)
     func restartsWithoutRangeSupport(transport: TransportKind) async throws {
         let body = RangeServer.content(count: 1_000_000)

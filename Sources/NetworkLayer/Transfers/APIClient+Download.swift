@@ -156,7 +156,7 @@ extension APIClient {
         progress: ProgressReporter
     ) async throws(APIError) -> DownloadedFile {
         let file = resumption.file
-        let plan = resumption.plan
+        let plan = resumption.takePlan()
         let expected: Int64?
         let generation: Int
         switch plan {

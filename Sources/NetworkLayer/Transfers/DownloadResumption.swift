@@ -6,7 +6,7 @@ import Foundation
 
 /// How one download call goes on where an attempt stopped: it keeps the partial file, the body's
 /// validator and length across the call's attempts, asks each new exchange for the rest of the body,
-/// and decides from the answer whether the file goes on or starts over.
+/// and decides from the answer whether the file goes on or starts over (its ``Plan``).
 ///
 /// Every exchange goes through ``send(_:through:)`` below the interceptors (after the adapters and
 /// middleware, before redirects): once the file holds part of a body whose `200` had a length and a
@@ -90,8 +90,14 @@ final class DownloadResumption: Sendable {
             && resumeData.hasPartialFileName
     }
 
-    /// How the body of the exchange just sent goes to the file.
-    var plan: Plan { state.withLock { $0.plan } }
+    /// How the body of the exchange just sent goes to the file; taken once, so that an answer that
+    /// never reached ``send(_:through:)`` (a middleware's own) is written whole.
+    func takePlan() -> Plan {
+        state.withLock { state in
+            defer { state.plan = .whole }
+            return state.plan
+        }
+    }
 
     /// Sends one exchange with `send`: for the rest of the body when the file holds part of it, and
     /// sets the ``plan`` its answer is written by.
