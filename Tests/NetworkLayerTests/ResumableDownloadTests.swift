@@ -65,6 +65,21 @@ struct ResumableDownloadTests {
         #expect(server.requests.count == 2, "the third attempt never reached the server")
     }
 
+    /// Resume data for `bytes` of a 100,000-byte body tagged `"v1"` on `server`, in `partial`.
+    static func resumeData(of server: RangeServer, bytes: Int64, in partial: URL) throws -> DownloadResumeData {
+        DownloadResumeData(
+            url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: bytes, expectedBytes: 100_000,
+            partialFileURL: partial)
+    }
+
+    /// Resumes `resumeData` from `server`'s `/file` over `transport`, to the file `x` of `directory`.
+    static func resume(
+        _ resumeData: DownloadResumeData, from server: RangeServer, over transport: TransportKind, to directory: TemporaryDirectory
+    ) async throws -> DownloadedFile {
+        try await transport.makeClient().download(
+            resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+    }
+
     /// Answers the third attempt itself, with the whole body.
     struct ThirdAttemptAnswer: Interceptor {
         let body: Data
@@ -162,11 +177,8 @@ struct ResumableDownloadTests {
         let body = RangeServer.content(count: 100_000)
         let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]))
         let directory = try TemporaryDirectory()
-        let resumeData = DownloadResumeData(
-            url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: 50_000,
-            expectedBytes: 100_000, partialFileURL: directory.file(".gone.partial"))
-        let file = try await transport.makeClient().download(
-            resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+        let resumeData = try Self.resumeData(of: server, bytes: 50_000, in: directory.file(".gone.partial"))
+        let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(server.requests.map(\.range) == [nil])
     }
@@ -178,11 +190,8 @@ struct ResumableDownloadTests {
         let directory = try TemporaryDirectory()
         let victim = directory.file("notes.txt")
         try Data("keep me, please".utf8).write(to: victim)
-        let resumeData = DownloadResumeData(
-            url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: 4, expectedBytes: 100_000,
-            partialFileURL: victim)
-        let file = try await transport.makeClient().download(
-            resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+        let resumeData = try Self.resumeData(of: server, bytes: 4, in: victim)
+        let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
         resumeData.discard()
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(server.requests.map(\.range) == [nil])
@@ -196,11 +205,8 @@ struct ResumableDownloadTests {
         let directory = try TemporaryDirectory()
         let partial = directory.file(".x.partial")
         try body.write(to: partial)
-        let resumeData = DownloadResumeData(
-            url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: 100_000,
-            expectedBytes: 100_000, partialFileURL: partial)
-        let file = try await transport.makeClient().download(
-            resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+        let resumeData = try Self.resumeData(of: server, bytes: 100_000, in: partial)
+        let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(file.byteCount == 100_000)
         #expect(server.requests.map(\.range) == ["bytes=100000-"])
@@ -226,11 +232,8 @@ struct ResumableDownloadTests {
             let directory = try TemporaryDirectory()
             let partial = directory.file(".x.partial")
             try body.prefix(50_000).write(to: partial)
-            let resumeData = DownloadResumeData(
-                url: try server.url(), entityTag: #""v1""#, lastModified: nil, bytesReceived: 50_000,
-                expectedBytes: 100_000, partialFileURL: partial)
-            let file = try await transport.makeClient().download(
-                resuming: resumeData, for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("x"))
+            let resumeData = try Self.resumeData(of: server, bytes: 50_000, in: partial)
+            let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
             #expect(try Data(contentsOf: file.fileURL) == body, "\(contentRange)")
             #expect(server.requests.map(\.range) == ["bytes=50000-", nil], "\(contentRange)")
         }
