@@ -113,6 +113,27 @@ struct DownloadTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
+    @Test(
+        "A connection lost mid-body fails the download and leaves no file: no transport sends it again into the same body",
+        arguments: TransportKind.all)
+    func connectionLostMidBody(transport: TransportKind) async throws {
+        let server = try ScriptedServer { connection in
+            connection.writeHead(headers: ["Content-Length": "200000"])
+            connection.write(Pattern.data(count: 80_000))
+        }
+        let directory = try TemporaryDirectory()
+        let error = await #expect(throws: APIError.self) {
+            try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL), to: directory.file("x"))
+        }
+        guard case .requestFailed(let urlError)? = error else {
+            Issue.record("expected a lost connection, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+        #expect(server.accepted == 1, "sent once")
+        #expect(directory.contents.isEmpty)
+    }
+
     @Test("A download that stalls times out after its idle timeout and leaves no file", arguments: TransportKind.all)
     func stallTimesOut(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in

@@ -141,6 +141,7 @@ struct ReadmeTests {
         var events: [String] = []
         for try await event in try await client.stream(for: Readme.FeedAPI.updates).events { events.append(event.data) }
         let downloaded = try await client.download(for: Readme.FileAPI.poster, to: fileURL, progress: { _ in })
+        let resumable = try await client.download(resuming: nil, for: Readme.FileAPI.poster, to: directory.file("again.jpg"))
         let receipt = try await client.upload(
             for: Readme.FileAPI.upload(directory.file("upload.bin")), as: Readme.Receipt.self, progress: { _ in })
         // A URLRequest you built.
@@ -166,6 +167,7 @@ struct ReadmeTests {
         #expect(raw.text == #"{"page":1,"results":[]}"#)
         #expect(events == ["hello"])
         #expect(try Data(contentsOf: downloaded.fileURL) == Data("jpeg".utf8))
+        #expect(try Data(contentsOf: resumable.fileURL) == Data("jpeg".utf8))
         #expect(receipt.id == "r1")
         #expect(await eventually { completed.count == 1 })
         #expect(completed.elements.first?.failure == .cancelled)

@@ -30,6 +30,9 @@ extension APIClient {
     ///   - limit: Which of the call's ``ResponseLimits`` the body is held to: the in-memory one by default.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
+    ///   - exchange: Sends each exchange below the interceptors, through the redirects and the transport
+    ///     it is given: a download's resumption adds its `Range` there, out of the adapters' reach. `nil`
+    ///     (the default) sends it as it is.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
     /// - Throws: The call's ``APIError``; for a status outside the acceptable ones, the validation hooks'
     ///   error when they throw one (see ``APIClient/validate(_:)``), run once the interceptors are done.
@@ -40,6 +43,7 @@ extension APIClient {
         limit: ResponseLimits.Kind = .inMemory,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
         response: @escaping @Sendable (Value) -> HTTPResponse,
+        exchange: ExchangeSender? = nil,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         do {
@@ -78,7 +82,7 @@ extension APIClient {
             if delivery == .buffered { transportRequest.maximumBodySize = maximumBodySize }
             // Redirects are followed below the interceptors: an adapter's credential is not added
             // again to a request that left its origin.
-            func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
+            func follow(_ request: URLRequest) async throws(APIError) -> TransportResponse {
                 var transportRequest = transportRequest
                 transportRequest.urlRequest = request
                 var received = try await call.redirectPolicy.send(transportRequest) { request async throws(APIError) in
@@ -92,6 +96,10 @@ extension APIClient {
                     received.body = received.body.metered(by: meter)
                 }
                 return received
+            }
+            func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
+                guard let exchange else { return try await follow(request) }
+                return try await exchange(request, follow)
             }
             // The chain sees the request as it goes out, an in-memory upload's body included.
             let outgoing = transportRequest.urlRequest
@@ -153,6 +161,13 @@ extension APIClient {
     /// The most of a rejected body kept for its error; a streamed transfer stops there.
     static var rejectedBodyLimit: Int { 64 * 1024 }
 }
+
+/// Sends one exchange of an attempt, below the interceptors, with the function it is given (which
+/// follows the redirects and reaches the transport); see ``APIClient/perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)``.
+typealias ExchangeSender =
+    @Sendable (
+        URLRequest, _ send: (URLRequest) async throws(APIError) -> TransportResponse
+    ) async throws(APIError) -> TransportResponse
 
 /// The timeout a `URLRequest` gets when nobody sets one.
 let defaultRequestTimeout: TimeInterval = 60

@@ -91,28 +91,39 @@ public enum APIError: Error, Sendable, Equatable {
     /// A ``TLSPolicy`` part cannot be used as given (fewer than two pins, a pin that is not a SHA-256
     /// hash, a certificate or key that cannot be read); the text says which and why.
     case invalidTLSPolicy(String)
+    /// A download that keeps what it got (``APIClient/download(resuming:for:to:progress:)``)
+    /// failed with the error it carries after part of a resumable body was written: `resumeData` resumes
+    /// it, and its partial file stays until you resume or ``DownloadResumeData/discard()`` it. Other
+    /// calls never throw it.
+    indirect case downloadInterrupted(APIError, resumeData: DownloadResumeData)
 
-    /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``.
+    /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``
+    /// (kept in a ``downloadInterrupted(_:resumeData:)`` too).
     public var statusCode: Int? {
         response?.statusCode
     }
 
-    /// The HTTP response, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``.
+    /// The HTTP response, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``
+    /// (kept in a ``downloadInterrupted(_:resumeData:)`` too).
     public var response: HTTPResponse? {
         switch self {
         case .unacceptableStatusCode(_, let response), .validationFailed(_, let response): response
+        case .downloadInterrupted(let error, _): error.response
         default: nil
         }
     }
 
     /// The error this one keeps from elsewhere: the decoder's, an adapter's, a credential refresh's,
-    /// a validation hook's, or the transport's `URLError`; `nil` for the others.
+    /// a validation hook's, the transport's `URLError`, or the error an interrupted download failed with;
+    /// `nil` for the others.
     public var underlyingError: (any Error)? {
         switch self {
         case .decodingFailed(_, _, let error), .adaptationFailed(_, let error), .credentialRefreshFailed(let error),
             .validationFailed(let error, _):
             error
         case .requestFailed(let error):
+            error
+        case .downloadInterrupted(let error, _):
             error
         default:
             nil
@@ -188,6 +199,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
             "Unsupported TLS policy: \(reason)"
         case .invalidTLSPolicy(let reason):
             "Invalid TLS policy: \(reason)"
+        case .downloadInterrupted(let error, let resumeData):
+            "The download stopped after \(Self.bytes(resumeData.bytesReceived)) of \(Self.bytes(resumeData.expectedBytes)), "
+                + "kept for resuming: \(error.description)"
         }
     }
 

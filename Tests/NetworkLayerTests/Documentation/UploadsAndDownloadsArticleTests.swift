@@ -98,6 +98,42 @@ extension ArticleTests {
             #expect(log.isMonotonic)
         }
 
+        @Test("Resuming downloads: a failure's resume data, stored, resumes from a freshly signed link")
+        func resumingDownloads() async throws {
+            let body = RangeServer.content(count: 1_000_000)
+            let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]), dropsAt: [300_000])
+            let directory = try TemporaryDirectory()
+
+            let (file, saved) = try await Self.resumeSnippet(
+                client: NetworkClient(), signedURL: try server.url("/movie?signature=1"),
+                newlySignedURL: try server.url("/movie?signature=2"), movieURL: directory.file("movie.mp4"),
+                resumeURL: directory.file("movie.resume"))
+
+            #expect(try Data(contentsOf: file.fileURL) == body)
+            #expect(server.requests.map(\.path) == ["/movie?signature=1", "/movie?signature=2"])
+            #expect(server.requests.last?.range == "bytes=\(saved.bytesReceived)-")
+            #expect(server.bytesWritten < 1_010_000, "the rest only")
+        }
+
+        /// The snippet of "Resuming downloads", as written. It stands alone because Swift 6.3.1 crashes
+        /// ("Found ownership error") compiling its `catch` pattern among some `#expect`s and `#require`s.
+        static func resumeSnippet(
+            client: NetworkClient, signedURL: URL, newlySignedURL: URL, movieURL: URL, resumeURL: URL
+        ) async throws -> (DownloadedFile, DownloadResumeData) {
+            do {
+                let file = try await client.download(resuming: nil, with: URLRequest(url: signedURL), to: movieURL)
+                print(file.byteCount)
+            } catch let APIError.downloadInterrupted(error, resumeData) {
+                print("stopped:", error)
+                try JSONEncoder().encode(resumeData).write(to: resumeURL)  // Codable: keep it for another run
+            }
+
+            // Later, perhaps from a freshly signed link to the same file:
+            let saved = try JSONDecoder().decode(DownloadResumeData.self, from: Data(contentsOf: resumeURL))
+            let file = try await client.download(resuming: saved, with: URLRequest(url: newlySignedURL), to: movieURL)
+            return (file, saved)
+        }
+
         @Test("Large bodies in memory: response(for:progress:) returns the response to decode")
         func dataInMemory() async throws {
             let stubs = StubSession()

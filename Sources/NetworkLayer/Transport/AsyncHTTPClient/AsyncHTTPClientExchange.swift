@@ -21,7 +21,8 @@
     /// A request that fails before any response because its connection went away is sent again on
     /// another, up to ``maximumResends`` times (see ``AsyncHTTPClientFailure/mayResend(after:method:requestHeadSent:)``):
     /// AsyncHTTPClient reuses a pooled connection without checking that the server still holds it
-    /// open, as curl does. Once any response has come (a redirect's too), only an idempotent request is.
+    /// open, as curl does. Once any response has come (a redirect's too), only an idempotent request is;
+    /// once the final head has come, none is: a body cut short fails.
     ///
     /// The rules of its state machine (`waiting` → `streaming` → `completed`, or `ended` by this side):
     /// - Every change of phase happens under the lock, and what it releases (the waiter, the writer, the
@@ -356,7 +357,10 @@
             let step = state.withLock { state -> Step? in
                 guard let writer = state.writerIfRunning, attempt == nil || attempt == state.attempt else { return nil }
                 // A request the server has answered (with a redirect, say) has gone out, whatever became of the next.
-                if canResend, state.attempt < Self.maximumResends, let request = state.request, let client = state.client,
+                // Once the final head has come, the failure is the body's: sending the request again
+                // would hand the reader a second body after part of the first.
+                if canResend, state.head == nil, state.attempt < Self.maximumResends, let request = state.request,
+                    let client = state.client,
                     AsyncHTTPClientFailure.mayResend(
                         after: error, method: request.method, requestHeadSent: state.requestHeadSent || state.responseSeen)
                 {

@@ -1,0 +1,84 @@
+import Foundation
+
+/// What it takes to resume a download that failed part way: the partial file, how much of the body it
+/// holds, and the validator that proves a later answer continues the same body.
+///
+/// ``APIClient/download(resuming:for:to:progress:)`` hands one back inside
+/// ``APIError/downloadInterrupted(_:resumeData:)`` when it fails after part of a resumable body is on
+/// disk, and takes it to carry on from there — in this process or a later one (it is `Codable`, so it
+/// can be stored), from the same URL or a new one (a re-signed link), as long as the server's validator
+/// still matches.
+///
+/// The partial file is then yours: resuming consumes it (renamed into place, or deleted when the
+/// download cannot be resumed after all), and ``discard()`` deletes it when you give up.
+public struct DownloadResumeData: Sendable, Hashable, Codable {
+    /// The URL the download was sent to, for your records; resuming may send to another.
+    public let url: URL
+    /// The strong `ETag` of the body (as the server sent it, quotes included), or `nil` when it sent
+    /// none or a weak one (`W/"…"`): weak tags never drive `If-Range`.
+    public let entityTag: String?
+    /// The `Last-Modified` of the body, used as the validator when there is no strong `entityTag`.
+    public let lastModified: String?
+    /// The bytes of the body in ``partialFileURL``: the resumed request asks for the rest (`Range: bytes=N-`).
+    public let bytesReceived: Int64
+    /// The length of the whole body, its `Content-Length`: a resumed answer must be a range of this length.
+    public let expectedBytes: Int64
+    /// The partial file, a hidden file beside the first download's destination (`.NAME.UUID.partial`).
+    /// Resuming and ``discard()`` touch it only when its name has that shape, so that resume data
+    /// read back from storage cannot make them overwrite or delete another file.
+    public let partialFileURL: URL
+
+    /// Creates resume data; mainly for tests, and for storage formats of your own.
+    /// - Parameters:
+    ///   - url: The URL the download was sent to.
+    ///   - entityTag: The strong `ETag`, or `nil`.
+    ///   - lastModified: The `Last-Modified`, or `nil`.
+    ///   - bytesReceived: The bytes in the partial file.
+    ///   - expectedBytes: The length of the whole body.
+    ///   - partialFileURL: The partial file.
+    public init(url: URL, entityTag: String?, lastModified: String?, bytesReceived: Int64, expectedBytes: Int64, partialFileURL: URL) {
+        self.url = url
+        self.entityTag = entityTag
+        self.lastModified = lastModified
+        self.bytesReceived = bytesReceived
+        self.expectedBytes = expectedBytes
+        self.partialFileURL = partialFileURL
+    }
+
+    /// Deletes the partial file: for when you give up on the download instead of resuming it.
+    public func discard() {
+        guard hasPartialFileName else { return }
+        try? FileManager.default.removeItem(at: partialFileURL)
+    }
+
+    /// Whether ``partialFileURL`` is named as the partial files of downloads are: `.NAME.UUID.partial`.
+    var hasPartialFileName: Bool {
+        let name = partialFileURL.lastPathComponent
+        return partialFileURL.isFileURL && name.hasPrefix(".") && name.hasSuffix(".partial") && name.count > ".partial".count + 1
+    }
+
+    /// The value of `If-Range`: the strong `ETag`, else `Last-Modified`; `nil` when neither is safe
+    /// to send (missing, weak, or holding a control character), and so nothing can be resumed.
+    var ifRange: String? { Self.ifRange(entityTag: entityTag, lastModified: lastModified) }
+
+    /// The value of `If-Range` for these validators: `entityTag` when it is strong, else `lastModified`
+    /// when it is safe to send, else `nil`.
+    static func ifRange(entityTag: String?, lastModified: String?) -> String? {
+        if let entityTag, isStrongEntityTag(entityTag) { return entityTag }
+        if let lastModified, isFieldValue(lastModified) { return lastModified }
+        return nil
+    }
+
+    /// Whether `tag` is a strong entity tag: `"…"` of visible characters, without the weak prefix `W/`.
+    static func isStrongEntityTag(_ tag: String) -> Bool {
+        let bytes = Array(tag.utf8)
+        guard bytes.count >= 2, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return false }
+        // etagc: "!", "#" to "~", and obs-text; never a quote, a space or a control character inside.
+        return bytes.dropFirst().dropLast().allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }
+    }
+
+    /// Whether `value` can go in a header as it is: not empty, visible characters and spaces only.
+    static func isFieldValue(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.allSatisfy { $0 == UInt8(ascii: " ") || (0x21...0x7E).contains($0) }
+    }
+}
