@@ -48,13 +48,14 @@ extension APIClient {
     ) async throws(APIError) -> Value {
         do {
             return try await attempts(
-                call, body: body, delivery: delivery, limit: limit, sendProgress: sendProgress, response: response, consume: consume)
+                call, body: body, delivery: delivery, limit: limit, sendProgress: sendProgress, response: response,
+                exchange: exchange, consume: consume)
         } catch {
             throw validating(error, for: call)
         }
     }
 
-    /// ``perform(_:body:delivery:limit:sendProgress:response:consume:)`` but for the validation hooks.
+    /// ``perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)`` but for the validation hooks.
     private func attempts<Value: Sendable>(
         _ call: Call,
         body: PreparedBody,
@@ -62,6 +63,7 @@ extension APIClient {
         limit: ResponseLimits.Kind,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)?,
         response: @escaping @Sendable (Value) -> HTTPResponse,
+        exchange: ExchangeSender?,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let interceptors = interceptors
