@@ -117,6 +117,40 @@ struct ReadmeTests {
         #expect(stubs.requests.map(\.url.absoluteString) == ["https://staging.example.com/api/notes"])
     }
 
+    #if AsyncHTTPClient
+        @Test(
+            "Safe by default: trust your own authority, pin keys and present a client certificate",
+            arguments: TransportKind.all.filter { !$0.isURLSession })
+        func tlsPolicy(transport: TransportKind) async throws {
+            let servers = try await TLSPolicyServers.start()
+            defer { servers.stop() }
+            let caFile = servers.file("ca.pem")
+            let certificateFile = servers.file("client.pem")
+            let keyFile = servers.file("client.key")
+            let serverKeyHash = try servers.opensslHash("server.pem")
+            let backupKeyHash = try servers.opensslHash("ca.pem")
+
+            let authority = try TLSPolicy.Certificates(contentsOf: caFile)  // PEM or DER
+            let policy = TLSPolicy(
+                trustRoots: .only(authority),  // or .systemAnd(authority)
+                pins: [try TLSPolicy.PinSet(sha256: [serverKeyHash, backupKeyHash])],
+                clientIdentity: try .pem(certificateChainFile: certificateFile, privateKeyFile: keyFile))
+            let secured = NetworkClient(transport: try .asyncHTTPClient(tlsPolicy: policy))
+
+            let endpoint = TestEndpoint(base: servers.baseURL(.mutual), path: "/", timeout: 20)
+            #expect(try await secured.send(endpoint, as: String.self) == "ok")
+            // The same policy with pins that match nothing is refused before anything is sent.
+            let otherPins = TLSPolicy(
+                trustRoots: .only(authority),
+                pins: [try TLSPolicy.PinSet(sha256: [String(repeating: "A", count: 43) + "=", String(repeating: "B", count: 42) + "E="])],
+                clientIdentity: policy.clientIdentity)
+            let refused = NetworkClient(transport: try .asyncHTTPClient(tlsPolicy: otherPins))
+            await #expect(throws: APIError.certificatePinMismatch(host: "127.0.0.1", seen: [serverKeyHash, backupKeyHash])) {
+                try await refused.send(endpoint, as: String.self)
+            }
+        }
+    #endif
+
     @Test("Which call for which task: every row of the table, as written")
     func callTable() async throws {
         let stubs = StubSession()
