@@ -84,10 +84,40 @@ struct PaginationTests {
     /// Stubs whose every page links back to itself, as a server in a loop would.
     private static func loopingStubs() -> StubTransport {
         let stubs = StubTransport()
-        stubs.register(.get, "/notes") { _ in
-            StubResponse(headers: ["Link": "<https://api.example.com/notes>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
+        stubs.register(.get, "/notes") { request in
+            let page = request.url.query.flatMap { Int($0.dropFirst("page=".count)) } ?? 1
+            return StubResponse(
+                headers: ["Link": "<https://api.example.com/notes?page=\(page + 1)>; rel=next"],
+                body: Data(#"{"items":[1],"next":null}"#.utf8))
         }
         return stubs
+    }
+
+    @Test("A link back to a page already fetched ends the pages")
+    func circle() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/notes") { request in
+            let back = request.url.query == nil ? "/notes?page=2" : "/notes"
+            return StubResponse(headers: ["Link": "<\(back)>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
+        }
+        var count = 0
+        for try await _ in NetworkClient(transport: stubs).pages(startingWith: Self.notes) { count += 1 }
+        #expect(count == 2)
+        #expect(stubs.requests.count == 3, "the third request came back to the first page, which ends the pages")
+    }
+
+    @Test("A link to another origin is followed without the client's credentials")
+    func otherOrigin() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/notes") { _ in
+            StubResponse(headers: ["Link": "<https://elsewhere.example.net/more>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
+        }
+        stubs.register(.get, "/more") { _ in StubResponse(body: Data(#"{"items":[2],"next":null}"#.utf8)) }
+        let client = NetworkClient(transport: stubs, interceptors: [BearerTokenAuthenticator(token: "secret")])
+        var items: [Int] = []
+        for try await page in client.pages(startingWith: Self.notes) { items += page.items }
+        #expect(items == [1, 2])
+        #expect(stubs.requests.map { $0.headers["Authorization"] } == ["Bearer secret", nil])
     }
 
     private static let notes = Request<NotePage>(base: "https://api.example.com", path: "/notes")

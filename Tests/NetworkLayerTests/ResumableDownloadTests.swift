@@ -177,7 +177,7 @@ struct ResumableDownloadTests {
         let body = RangeServer.content(count: 100_000)
         let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]))
         let directory = try TemporaryDirectory()
-        let resumeData = try Self.resumeData(of: server, bytes: 50_000, in: directory.file(".gone.partial"))
+        let resumeData = try Self.resumeData(of: server, bytes: 50_000, in: directory.file(".gone.\(UUID().uuidString).partial"))
         let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(server.requests.map(\.range) == [nil])
@@ -196,6 +196,11 @@ struct ResumableDownloadTests {
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(server.requests.map(\.range) == [nil])
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me, please")
+        // A hidden `.partial` file whose name holds no UUID is not one of ours either.
+        let hidden = directory.file(".notes.partial")
+        try Data("keep me too".utf8).write(to: hidden)
+        try Self.resumeData(of: server, bytes: 4, in: hidden).discard()
+        #expect(try String(contentsOf: hidden, encoding: .utf8) == "keep me too")
     }
 
     @Test("A 416 for a file that holds the whole body already completes it without a body", arguments: TransportKind.all)
@@ -203,7 +208,7 @@ struct ResumableDownloadTests {
         let body = RangeServer.content(count: 100_000)
         let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]))
         let directory = try TemporaryDirectory()
-        let partial = directory.file(".x.partial")
+        let partial = directory.file(".x.\(UUID().uuidString).partial")
         try body.write(to: partial)
         let resumeData = try Self.resumeData(of: server, bytes: 100_000, in: partial)
         let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)
@@ -230,7 +235,7 @@ struct ResumableDownloadTests {
         for contentRange in hostile {
             let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#], contentRange: contentRange))
             let directory = try TemporaryDirectory()
-            let partial = directory.file(".x.partial")
+            let partial = directory.file(".x.\(UUID().uuidString).partial")
             try body.prefix(50_000).write(to: partial)
             let resumeData = try Self.resumeData(of: server, bytes: 50_000, in: partial)
             let file = try await Self.resume(resumeData, from: server, over: transport, to: directory)

@@ -19,6 +19,9 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
     fileprivate let fetch: @Sendable (Response<Page>?) async throws(APIError) -> Response<Page>?
     /// The most pages fetched; `nil` for no limit.
     fileprivate let maximumPages: Int?
+    /// Whether a page whose URL was fetched before ends the pages, as links that go round in a circle
+    /// would otherwise never end: for pages that follow URLs, not for requests of yours, whose bodies may differ.
+    fileprivate var endsOnRepeatedURL = false
 
     /// Starts from the first page.
     public func makeAsyncIterator() -> Iterator {
@@ -31,12 +34,15 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
         private var previous: Response<Page>?
         private var count = 0
         private var finished = false
+        /// The URLs of the pages fetched, when a repeated one ends the pages.
+        private var visited: Set<URL> = []
 
         fileprivate init(pages: Pages) {
             self.pages = pages
         }
 
-        /// The next page, or `nil` after the last (when `next` returned `nil` or the page limit was reached).
+        /// The next page, or `nil` after the last (when `next` returned `nil`, the page limit was reached,
+        /// or a followed URL led back to a page already fetched).
         /// - Throws: The ``APIError`` of the page that failed, which ends the pages; ``APIError/cancelled``
         ///   when the task is cancelled.
         public mutating func next() async throws(APIError) -> Page? {
@@ -54,6 +60,10 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
                     finished = true
                     return nil
                 }
+                if pages.endsOnRepeatedURL, let url = page.response.url, !visited.insert(url).inserted {
+                    finished = true
+                    return nil
+                }
                 count += 1
                 previous = page
                 return page.value
@@ -68,7 +78,10 @@ public struct Pages<Page: Decodable & Sendable>: AsyncSequence, Sendable {
 extension APIClient {
     /// The pages of a paginated API whose next page is a URL: the `Link` header's `next` by default, or
     /// any other (a `next_url` in the body). Each page after the first is sent as a request you built,
-    /// with the first request's overrides (decoder, acceptable statuses, validation, limits).
+    /// with the first request's overrides (decoder, acceptable statuses, validation, limits). A URL on
+    /// another origin than the page that named it (another scheme, host or port) is sent without this
+    /// client's credentials (``RequestContext/requiresAuthentication`` is `false`), and a URL that leads
+    /// back to a page already fetched ends the pages.
     ///
     /// ```swift
     /// for try await page in client.pages(startingWith: .notes) {   // follows Link: <…>; rel="next"
@@ -77,8 +90,7 @@ extension APIClient {
     /// ```
     /// - Parameters:
     ///   - first: The request of the first page.
-    ///   - maximumPages: The most pages fetched, a guard against a server whose links go round in a
-    ///     circle; `nil` (no limit) by default.
+    ///   - maximumPages: The most pages fetched; `nil` (no limit) by default.
     ///   - following: The request of the page after the given one, or `nil` after the last page; by
     ///     default a `GET` of the target of the response's `Link` with the relation `next`.
     /// - Returns: The pages, fetched as you iterate.
@@ -93,11 +105,15 @@ extension APIClient {
                 guard let request = following(previous) else { return nil }
                 var call = try makeCall(for: first)
                 call.request = request
+                // A link to another origin (or from https to http) gets no credential of this client's.
+                if let from = previous.response.url, let to = request.url, !RedirectPolicy.sameOrigin(from, to) {
+                    call.requiresAuthentication = false
+                }
                 call.upload = nil
                 call.timeout = first.timeout ?? Self.timeout(of: request)
                 let response = try await execute(call)
                 return Response(value: try decode(Page.self, from: response, for: call), response: response)
-            }, maximumPages: maximumPages)
+            }, maximumPages: maximumPages, endsOnRepeatedURL: true)
     }
 
     /// The pages of a paginated API whose next page is a request of yours: a page number, or a cursor

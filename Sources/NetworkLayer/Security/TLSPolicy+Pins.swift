@@ -9,7 +9,8 @@ extension TLSPolicy {
     public struct PinSet: Sendable, Hashable {
         /// The pinned hashes: base64 of the SHA-256 of a certificate's `SubjectPublicKeyInfo` (RFC 7469).
         public let hashes: [String]
-        /// The hosts the set applies to, lowercased; `nil`, every host.
+        /// The hosts the set applies to, lowercased, without a trailing dot or an IPv6 address's brackets;
+        /// `nil`, every host.
         public let hosts: [String]?
 
         /// A pin set of `hashes`, for `hosts` (every host by default).
@@ -18,8 +19,8 @@ extension TLSPolicy {
         /// | openssl dgst -sha256 -binary | base64` prints.
         /// - Parameters:
         ///   - hashes: Two or more base64 SHA-256 hashes of public keys.
-        ///   - hosts: The host names (or IP addresses) the pins apply to, exactly as in URLs; `nil`
-        ///     (every host) by default.
+        ///   - hosts: The host names (or IP addresses, IPv6 with or without brackets) the pins apply to;
+        ///     `nil` (every host) by default.
         /// - Throws: ``APIError/invalidTLSPolicy(_:)`` with fewer than two distinct hashes, a hash that
         ///   is not base64 of 32 bytes, or an empty host list.
         public init(sha256 hashes: [String], hosts: [String]? = nil) throws(APIError) {
@@ -34,21 +35,37 @@ extension TLSPolicy {
                 throw .invalidTLSPolicy("a pin set's hosts must be nil (every host) or non-empty names")
             }
             self.hashes = hashes
-            self.hosts = hosts?.map { $0.lowercased() }
+            self.hosts = hosts?.map(TLSPolicy.normalizedHost)
         }
+    }
+
+    /// `host` as pins compare it: lowercased, without a trailing dot or an IPv6 address's brackets.
+    static func normalizedHost(_ host: String) -> String {
+        var host = Substring(host.lowercased())
+        if host.hasPrefix("["), host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        if host.hasSuffix(".") { host = host.dropLast() }
+        return String(host)
     }
 
     /// The pin sets that apply to a connection to `host`: those for every host and those naming it.
     func pinSets(for host: String) -> [PinSet] {
-        let host = host.lowercased()
+        let host = Self.normalizedHost(host)
         return pins.filter { $0.hosts == nil || $0.hosts?.contains(host) == true }
     }
 
     /// The pin sets that apply to a connection whose host is not known but whose validated server
     /// certificate is `leaf`: those for every host and those naming a host the certificate is valid
     /// for. A certificate valid for a pinned host must satisfy its pins, whichever host it was asked for.
+    ///
+    /// It fails closed: a certificate whose names this check cannot read as the TLS library does (no
+    /// subject alternative name, when the library falls back to the common name, or a wildcard other
+    /// than one leading `*.` label) gets every pin set.
     func pinSets(coveredBy leaf: CertificateDER) -> [PinSet] {
-        pins.filter { set in set.hosts.map { $0.contains(where: leaf.isValid(for:)) } ?? true }
+        let readable =
+            !(leaf.dnsNames.isEmpty && leaf.ipAddresses.isEmpty)
+            && leaf.dnsNames.allSatisfy { !$0.dropFirst($0.hasPrefix("*.") ? 2 : 0).contains("*") }
+        guard readable else { return pins }
+        return pins.filter { set in set.hosts.map { $0.contains(where: leaf.isValid(for:)) } ?? true }
     }
 
     /// The hashes of `chain` when it fails a set of `sets` (no certificate of it has one of the set's
@@ -83,10 +100,11 @@ extension CertificateDER {
     /// leading `*.` label matching one label), or an IPv4 address. An IPv6 address counts as named by
     /// any certificate with an IPv6 address, so that its pins apply rather than not.
     func isValid(for host: String) -> Bool {
-        let host = host.lowercased()
+        let host = TLSPolicy.normalizedHost(host)
         if let address = Self.ipv4(host) { return ipAddresses.contains(address) }
         if host.contains(":") { return ipAddresses.contains { $0.count == 16 } }
         return dnsNames.contains { name in
+            let name = TLSPolicy.normalizedHost(name)
             guard name.hasPrefix("*.") else { return name == host }
             let suffix = name.dropFirst(1)
             guard host.hasSuffix(suffix) else { return false }

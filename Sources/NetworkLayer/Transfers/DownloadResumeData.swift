@@ -24,8 +24,9 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// The length of the whole body, its `Content-Length`: a resumed answer must be a range of this length.
     public let expectedBytes: Int64
     /// The partial file, a hidden file beside the first download's destination (`.NAME.UUID.partial`).
-    /// Resuming and ``discard()`` touch it only when its name has that shape, so that resume data
-    /// read back from storage cannot make them overwrite or delete another file.
+    /// Resuming and ``discard()`` touch it only when its name has that shape (a hidden file whose name
+    /// ends in a UUID and `.partial`), so that resume data read back from storage cannot make them
+    /// overwrite or delete a file of another kind.
     public let partialFileURL: URL
 
     /// Creates resume data; mainly for tests, and for storage formats of your own.
@@ -53,8 +54,9 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 
     /// Whether ``partialFileURL`` is named as the partial files of downloads are: `.NAME.UUID.partial`.
     var hasPartialFileName: Bool {
-        let name = partialFileURL.lastPathComponent
-        return partialFileURL.isFileURL && name.hasPrefix(".") && name.hasSuffix(".partial") && name.count > ".partial".count + 1
+        let parts = partialFileURL.lastPathComponent.split(separator: ".", omittingEmptySubsequences: false)
+        guard partialFileURL.isFileURL, parts.count >= 4, parts[0].isEmpty, parts[parts.count - 1] == "partial" else { return false }
+        return UUID(uuidString: String(parts[parts.count - 2])) != nil
     }
 
     /// The value of `If-Range`: the strong `ETag`, else `Last-Modified`; `nil` when neither is safe

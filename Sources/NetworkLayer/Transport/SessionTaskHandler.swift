@@ -303,6 +303,10 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private func didComplete(_ task: URLSessionTask, error: (any Error)?) {
+        #if canImport(Security) && !canImport(FoundationNetworking)
+            // Taken first, so that a task that ended otherwise leaves no refusal behind.
+            let refusal = TLSChallengeHandler.refusal(of: task)
+        #endif
         let finished = state.withLock { state -> (State)? in
             guard case .running = state.phase else { return nil }
             state.phase = .completed
@@ -326,7 +330,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             failure = Self.apiError(error, headReceived: finished.response != nil)
             #if canImport(Security) && !canImport(FoundationNetworking)
                 // A chain the TLS policy refused ends as a cancellation: named by its cause instead.
-                if let refusal = TLSChallengeHandler.refusal(of: task) { failure = refusal }
+                if let refusal { failure = refusal }
             #endif
         } else if response == nil {
             failure = .invalidResponse

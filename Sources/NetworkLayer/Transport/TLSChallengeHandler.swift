@@ -24,7 +24,7 @@
                     "a PEM client identity: on Apple platforms URLSession takes a client certificate from PKCS#12 "
                         + "(TLSPolicy.ClientIdentity.pkcs12); AsyncHTTPClientTransport reads PEM")
             case .pkcs12(let data, let password)?:
-                guard Self.identity(data, password: password) != nil else {
+                guard TLSChallengeHandler.identity(data, password: password) != nil else {
                     throw .invalidTLSPolicy("the PKCS#12 bundle does not open with its password, or holds no identity")
                 }
             case nil: break

@@ -15,6 +15,9 @@ extension URLSessionTransport {
     ///
     /// On Linux FoundationNetworking never asks a delegate about server trust or client
     /// certificates, so only ``TLSPolicy/default`` is honoured: any other policy is refused here.
+    ///
+    /// Make one and keep it, as a client keeps its session: the session holds its delegate until it is
+    /// invalidated, which the transport never does.
     /// - Parameters:
     ///   - configuration: The session configuration; ``NetworkClient/defaultConfiguration()`` by default.
     ///     It is copied, not changed.

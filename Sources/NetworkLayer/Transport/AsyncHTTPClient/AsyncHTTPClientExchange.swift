@@ -124,6 +124,8 @@
         private let files: OpenedBodyFiles
         /// Whether a gzip or deflate body is inflated here: the client does not inflate it itself.
         private let inflates: Bool
+        /// The client's owner when the transport made the client: held so that the client outlives the exchange.
+        private let owner: OwnedHTTPClient?
         let state = Locked(State())
 
         /// - Parameters:
@@ -133,10 +135,12 @@
         ///   - files: Where the body's sendings register the files they open.
         ///   - maximumBodySize: The most bytes of body collected, `nil` for no limit; read in ``Mode/collect`` only.
         ///   - inflates: Whether to inflate a gzip or deflate body, which the client does not.
+        ///   - owner: The client's owner, when the transport made the client; `nil` by default.
         init(
             mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool,
-            files: OpenedBodyFiles, maximumBodySize: Int64? = nil, inflates: Bool = false
+            files: OpenedBodyFiles, maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
         ) {
+            self.owner = owner
             self.files = files
             self.inflates = inflates
             self.mode = mode

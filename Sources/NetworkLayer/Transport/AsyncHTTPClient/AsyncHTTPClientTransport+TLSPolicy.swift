@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import Foundation
     import NIOCore
+    import NIOPosix
     import NIOSSL
 
     extension AsyncHTTPClientTransport {
@@ -26,7 +27,11 @@
                 configuration.http1_1ConnectionDebugInitializer = { check.verify($0) }
                 configuration.http2ConnectionDebugInitializer = { check.verify($0) }
             }
-            let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+            // NIOSSL's event loops, on every platform: on Apple platforms `HTTPClient.defaultEventLoopGroup`
+            // is Network.framework's, whose TLS ignores additional roots, has no NIOSSL handler for the
+            // pin check and traps on a client certificate chain.
+            let group = MultiThreadedEventLoopGroup.singleton
+            let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: group, configuration: configuration))
             self.init(client: owner.client, timeout: timeout, owner: owner)
         }
 
@@ -77,8 +82,9 @@
         }
     }
 
-    /// An `HTTPClient` a transport made for itself, shut down when the last transport holding it is
-    /// gone (AsyncHTTPClient traps, in debug builds, on a client released running).
+    /// An `HTTPClient` a transport made for itself, shut down when the last transport holding it, and
+    /// the last exchange sent through it, are gone (AsyncHTTPClient traps, in debug builds, on a client
+    /// released running).
     final class OwnedHTTPClient: Sendable {
         let client: HTTPClient
 

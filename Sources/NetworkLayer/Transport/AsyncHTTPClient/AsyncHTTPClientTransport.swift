@@ -42,7 +42,8 @@
     /// the limit. A client that decompresses itself inflates all of a socket read at once (64 KiB can
     /// become 64 MiB) before the limit can see it.
     public struct AsyncHTTPClientTransport: HTTPTransport {
-        /// The client that sends the requests; the transport never shuts it down.
+        /// The client that sends the requests. The transport never shuts down a client you gave it; one it
+        /// made for a ``TLSPolicy`` is shut down once the transport and every exchange through it are gone.
         public let client: HTTPClient
         /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
         public let timeout: TimeInterval
@@ -145,7 +146,7 @@
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files,
-                maximumBodySize: request.maximumBodySize, inflates: inflates)
+                maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
             let made = try AsyncHTTPClientRequest.make(from: request, files: files, acceptsCompression: inflates)
             switch await exchange.run(made, on: client) {
             case .success(let response): return response
