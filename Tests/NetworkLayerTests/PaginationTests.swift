@@ -110,7 +110,8 @@ struct PaginationTests {
     func otherOrigin() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/notes") { _ in
-            StubResponse(headers: ["Link": "<https://elsewhere.example.net/more>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
+            StubResponse(
+                headers: ["Link": "<https://elsewhere.example.net/more>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
         }
         stubs.register(.get, "/more") { _ in StubResponse(body: Data(#"{"items":[2],"next":null}"#.utf8)) }
         let client = NetworkClient(transport: stubs, interceptors: [BearerTokenAuthenticator(token: "secret")])
