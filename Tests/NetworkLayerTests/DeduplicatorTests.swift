@@ -27,6 +27,23 @@ private final class GatedServer: Sendable {
 
     func open() { isOpen.withLock { $0 = true } }
 
+    /// A server, a de-duplicator and a client over `transport` with it.
+    static func start(over transport: TransportKind) throws -> (GatedServer, Deduplicator, NetworkClient) {
+        let deduplicator = Deduplicator()
+        return (try GatedServer(), deduplicator, transport.makeClient(interceptors: [deduplicator]))
+    }
+
+    /// Sends `request` once, and once it reached the server, 49 times more, returning when those wait for the first.
+    func leaderAndWaiters(
+        _ request: URLRequest, through client: NetworkClient, _ deduplicator: Deduplicator
+    ) async throws -> (leader: Task<String, any Error>, waiters: [Task<String, any Error>]) {
+        let leader = Task { try await client.send(with: request, as: String.self) }
+        try await waitUntil { server.accepted == 1 }
+        let waiters = (0..<49).map { _ in Task { try await client.send(with: request, as: String.self) } }
+        try await waitUntil { deduplicator.waiterCount == 49 }
+        return (leader, waiters)
+    }
+
     func request(authorization: String? = nil) throws -> URLRequest {
         var request = URLRequest(url: try #require(URL(string: server.baseURL + "/items")))
         request.setValue(authorization, forHTTPHeaderField: "Authorization")
@@ -52,10 +69,8 @@ private func waitUntil(_ condition: () -> Bool) async throws {
 struct DeduplicatorTests {
     @Test("Fifty identical GETs at once reach the server once, and each gets the answer", arguments: TransportKind.all)
     func fiftyOnce(transport: TransportKind) async throws {
-        let server = try GatedServer()
+        let (server, deduplicator, client) = try GatedServer.start(over: transport)
         defer { server.server.stop() }
-        let deduplicator = Deduplicator()
-        let client = transport.makeClient(interceptors: [deduplicator])
         let request = try server.request()
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<50 { group.addTask { try await client.send(with: request, as: String.self) } }
@@ -69,15 +84,10 @@ struct DeduplicatorTests {
 
     @Test("Cancelling one waiter leaves the 49 others their answer, from one request", arguments: TransportKind.all)
     func cancelWaiter(transport: TransportKind) async throws {
-        let server = try GatedServer()
+        let (server, deduplicator, client) = try GatedServer.start(over: transport)
         defer { server.server.stop() }
-        let deduplicator = Deduplicator()
-        let client = transport.makeClient(interceptors: [deduplicator])
         let request = try server.request()
-        let leader = Task { try await client.send(with: request, as: String.self) }
-        try await waitUntil { server.server.accepted == 1 }
-        let waiters = (0..<49).map { _ in Task { try await client.send(with: request, as: String.self) } }
-        try await waitUntil { deduplicator.waiterCount == 49 }
+        let (leader, waiters) = try await server.leaderAndWaiters(request, through: client, deduplicator)
         waiters[7].cancel()
         await #expect(throws: APIError.cancelled) { try await waiters[7].value }
         server.open()
@@ -90,15 +100,10 @@ struct DeduplicatorTests {
         "Cancelling the caller whose request is on the wire leaves the 49 others their answer, sent again once",
         arguments: TransportKind.all)
     func cancelLeader(transport: TransportKind) async throws {
-        let server = try GatedServer()
+        let (server, deduplicator, client) = try GatedServer.start(over: transport)
         defer { server.server.stop() }
-        let deduplicator = Deduplicator()
-        let client = transport.makeClient(interceptors: [deduplicator])
         let request = try server.request()
-        let leader = Task { try await client.send(with: request, as: String.self) }
-        try await waitUntil { server.server.accepted == 1 }
-        let waiters = (0..<49).map { _ in Task { try await client.send(with: request, as: String.self) } }
-        try await waitUntil { deduplicator.waiterCount == 49 }
+        let (leader, waiters) = try await server.leaderAndWaiters(request, through: client, deduplicator)
         leader.cancel()
         await #expect(throws: APIError.cancelled) { try await leader.value }
         try await waitUntil { server.server.accepted == 2 }
@@ -109,10 +114,8 @@ struct DeduplicatorTests {
 
     @Test("Requests with different credentials are not merged: each user gets the answer to its own", arguments: TransportKind.all)
     func differentCredentials(transport: TransportKind) async throws {
-        let server = try GatedServer()
+        let (server, deduplicator, client) = try GatedServer.start(over: transport)
         defer { server.server.stop() }
-        let deduplicator = Deduplicator()
-        let client = transport.makeClient(interceptors: [deduplicator])
         let alice = try server.request(authorization: "Bearer alice")
         let bob = try server.request(authorization: "Bearer bob")
         try await withThrowingTaskGroup(of: (String, String).self) { group in
@@ -131,10 +134,8 @@ struct DeduplicatorTests {
 
     @Test("A streamed body is not shared: a request that joined it sends its own once the head is in", arguments: TransportKind.all)
     func streamsPassThrough(transport: TransportKind) async throws {
-        let server = try GatedServer()
+        let (server, deduplicator, client) = try GatedServer.start(over: transport)
         defer { server.server.stop() }
-        let deduplicator = Deduplicator()
-        let client = transport.makeClient(interceptors: [deduplicator])
         let request = try server.request()
         let first = Task { try await readAll(client.stream(with: request)) }
         try await waitUntil { server.server.accepted == 1 }
