@@ -50,8 +50,12 @@ struct CookieJarTransportTests {
         defer { server.server.stop() }
         let jar = CookieJar()
         let client = transport.makeClient(interceptors: [jar])
-        _ = try await client.response(with: server.request("/login"))
-        // Both fields arrive, the Expires date's comma notwithstanding.
+        let login = try await client.response(with: server.request("/login"))
+        // Both transports join the two fields with ", ", as they join every repeated field.
+        #expect(
+            login.headers["Set-Cookie"]
+                == "session=s3cr3t; Path=/; HttpOnly, theme=dark; Expires=Wed, 21 Oct 2099 07:28:00 GMT; Path=/")
+        // The jar takes both, the Expires date's comma notwithstanding.
         #expect(jar.cookies().map(\.name) == ["session", "theme"])
         #expect(jar.cookies().first { $0.name == "theme" }?.expires == Date(timeIntervalSince1970: 4_096_250_880))
         _ = try await client.response(with: server.request("/me"))
