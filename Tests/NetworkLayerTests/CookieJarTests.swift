@@ -166,6 +166,20 @@ struct CookieJarTests {
         #expect(jar.cookies().count == 120)
     }
 
+    @Test("Ten thousand random Set-Cookie values of cookie-ish bytes never crash the jar, which stays bounded")
+    func randomBytes() throws {
+        var generator = SplitMix64(seed: 29)
+        let alphabet = Array("a=;, -/.:\t\"é\u{301}0123456789DomainPathExpiresMax-AgeSecure".utf8) + [0x00, 0x0D, 0xFF, 0x80]
+        let jar = CookieJar()
+        for _ in 0..<10_000 {
+            let length = Int(generator.next() % 80)
+            let bytes = (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }
+            jar.store(setCookie: [String(decoding: bytes, as: UTF8.self)], from: try url("https://www.h.test/a/b"))
+        }
+        #expect(jar.cookies().count <= CookieJar.Limits.default.maximumCookiesPerDomain * 2)
+        #expect(jar.cookies().allSatisfy { !$0.name.isEmpty })
+    }
+
     @Test("removeAll and removeCookies(where:) empty the jar")
     func removal() throws {
         let jar = CookieJar()
@@ -174,5 +188,18 @@ struct CookieJarTests {
         #expect(jar.cookies().map(\.name) == ["b"])
         jar.removeAll()
         #expect(jar.cookies().isEmpty)
+    }
+}
+
+/// A seeded generator, so that a failing input can be found again.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
