@@ -7,46 +7,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Sends identical GETs that are in flight at the same time once: the first goes to the transport,
-/// the others wait for its answer.
-struct Deduplicator: Interceptor {
-    private actor InFlight {
-        var waiters: [URL: [CheckedContinuation<Result<HTTPResponse, APIError>, Never>]] = [:]
-
-        /// Whether the caller leads (sends); otherwise it waits for the leader's answer.
-        func join(_ url: URL) async -> Result<HTTPResponse, APIError>? {
-            guard waiters[url] != nil else {
-                waiters[url] = []
-                return nil
-            }
-            return await withCheckedContinuation { waiters[url, default: []].append($0) }
-        }
-
-        func finish(_ url: URL, with result: Result<HTTPResponse, APIError>) {
-            for waiter in waiters.removeValue(forKey: url) ?? [] { waiter.resume(returning: result) }
-        }
-    }
-
-    private let inFlight = InFlight()
-
-    func intercept(
-        _ request: URLRequest,
-        context: RequestContext,
-        next: (URLRequest) async throws(APIError) -> TransportResponse
-    ) async throws(APIError) -> TransportResponse {
-        guard request.httpMethod ?? "GET" == "GET", let url = request.url else { return try await next(request) }
-        if let shared = await inFlight.join(url) { return TransportResponse(try shared.get()) }
-        let result: Result<HTTPResponse, APIError>
-        do throws(APIError) {
-            result = .success(try await next(request).collected())
-        } catch {
-            result = .failure(error)
-        }
-        await inFlight.finish(url, with: result)
-        return TransportResponse(try result.get())
-    }
-}
-
 @Suite("Interceptors that answer by themselves")
 struct MiddlewareTests {
     // The ETag cache of ChoosingATransport.md and its test are in ChoosingATransportArticleTests.

@@ -192,6 +192,8 @@ struct ReadmeTests {
         let completed = LockedArray<Result<Empty, APIError>>()
         let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
         handle.cancel()
+        // Cookies, de-duplication.
+        let keeping = NetworkClient(interceptors: [CookieJar(), Deduplicator()])
 
         #expect([page.page, try result.get().page, typed.page, decoded.value.page, built.page] == [1, 1, 1, 1, 1])
         #expect(decoded.statusCode == 200)
@@ -205,6 +207,7 @@ struct ReadmeTests {
         #expect(receipt.id == "r1")
         #expect(await eventually { completed.count == 1 })
         #expect(completed.elements.first?.failure == .cancelled)
+        #expect(keeping.interceptors.count == 2)
     }
 
     @Test("Error handling with typed throws")

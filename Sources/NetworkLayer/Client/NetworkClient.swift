@@ -169,9 +169,14 @@ public struct NetworkClient: APIClient {
     ///
     /// `URLSessionConfiguration.default` with up to 64 connections per host instead of 6, so
     /// concurrent requests do not queue behind a few sockets; on Linux also without a `URLCache`
-    /// (there a cache makes mass cancellation crash).
+    /// (there a cache makes mass cancellation crash). URLSession's own cookie handling is off (no
+    /// cookie storage, `httpShouldSetCookies` `false`), as AsyncHTTPClient has none: add a ``CookieJar``
+    /// to keep cookies the same way over every transport.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         #if canImport(FoundationNetworking)
             configuration.urlCache = nil
             configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

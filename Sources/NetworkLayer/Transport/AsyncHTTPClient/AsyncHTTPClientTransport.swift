@@ -32,7 +32,7 @@
     /// back for the client to follow by its ``RedirectPolicy``. A client that follows redirects itself
     /// fails the first one it follows with ``APIError/invalidRequest(_:)``, which says so. Connection
     /// pooling, TLS, proxies and decompression are the `HTTPClient`'s: with ``defaultClient`` gzip and
-    /// deflate bodies arrive decoded. There is no cookie store and no URL cache.
+    /// deflate bodies arrive decoded. There is no cookie store (add a ``CookieJar``) and no URL cache.
     ///
     /// When the client does not decompress bodies itself (its `decompression` is `.disabled`, as in
     /// ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
