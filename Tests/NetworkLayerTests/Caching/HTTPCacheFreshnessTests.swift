@@ -25,8 +25,8 @@ struct HTTPCacheFreshnessTests {
     @Test("Expires counts from Date, not from the local clock")
     func expiresAgainstDate() async throws {
         let harness = CacheHarness()
-        // The server's clock is an hour behind ours: Expires is 100 s after its Date.
-        harness.serve(["Date": harness.clock.httpDate(-3600), "Expires": harness.clock.httpDate(-3500)])
+        // The server's clock is an hour ahead of ours: Expires is 100 s after its Date, not an hour and 100 s from now.
+        harness.serve(["Date": harness.clock.httpDate(3600), "Expires": harness.clock.httpDate(3700)])
         _ = try await harness.get()
         _ = try await harness.get()
         #expect(harness.sent == 1)
