@@ -52,3 +52,75 @@ struct HTTPCacheParsingTests {
         #expect(storage.responses(for: "a").isEmpty)
     }
 }
+
+@Suite("DiskCacheStorage")
+struct DiskCacheStorageTests {
+    private func makeDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("HTTPCacheTests-\(UUID().uuidString)")
+    }
+
+    private func entry(_ body: String, size: Int = 0) -> [CachedResponse] {
+        [
+            CachedResponse(
+                response: HTTPResponse(
+                    statusCode: 200, headers: ["ETag": "\"a\"", "Cache-Control": "max-age=60"], body: Data(body.utf8) + Data(count: size),
+                    url: URL(string: "https://example.com/a")),
+                requestTime: Date(timeIntervalSince1970: 1000), responseTime: Date(timeIntervalSince1970: 1001),
+                varyingRequestHeaders: ["Accept-Language": "en"])
+        ]
+    }
+
+    @Test("Responses survive a new store on the same directory, as after a restart")
+    func survivesRestart() throws {
+        let directory = makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try DiskCacheStorage(directory: directory).setResponses(entry("v1"), for: "https://example.com/a")
+        let reopened = try DiskCacheStorage(directory: directory)
+        #expect(reopened.responses(for: "https://example.com/a") == entry("v1"))
+        #expect(reopened.totalSize > 0)
+    }
+
+    @Test("A corrupt file is a miss, deleted, and the next write works")
+    func corruptEntry() throws {
+        let directory = makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try DiskCacheStorage(directory: directory)
+        storage.setResponses(entry("v1"), for: "k")
+        let file = try #require(FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).first)
+        try Data("{\"key\":\"k\",\"respo".utf8).write(to: file)
+        #expect(storage.responses(for: "k").isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        storage.setResponses(entry("v2"), for: "k")
+        #expect(storage.responses(for: "k") == entry("v2"))
+    }
+
+    @Test("Past its bytes, the least recently used file is deleted")
+    func evictsLeastRecentlyUsed() throws {
+        let directory = makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let storage = try DiskCacheStorage(directory: directory, capacity: 4000)
+        storage.setResponses(entry("a", size: 1000), for: "a")
+        storage.setResponses(entry("b", size: 1000), for: "b")
+        #expect(!storage.responses(for: "a").isEmpty)
+        storage.setResponses(entry("c", size: 1000), for: "c")
+        #expect(storage.totalSize <= 4000)
+        #expect(storage.responses(for: "b").isEmpty)
+        #expect(!storage.responses(for: "a").isEmpty)
+        #expect(!storage.responses(for: "c").isEmpty)
+    }
+
+    @Test("Two clients over the same directory: the second answers from what the first stored")
+    func twoClients() async throws {
+        let directory = makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let harness = CacheHarness()
+        harness.serve(["Cache-Control": "max-age=60"])
+        let clock = harness.clock
+        for _ in 0..<2 {
+            let cache = HTTPCache(storage: try DiskCacheStorage(directory: directory), now: { clock.now })
+            let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+            #expect(try await client.response(for: TestEndpoint(), as: String.self).value == "v1")
+        }
+        #expect(harness.sent == 1)
+    }
+}

@@ -47,6 +47,20 @@ extension ArticleTests {
             #expect(stubs.requests.count == 1)
         }
 
+        @Test("Defaults: a cache on disk answers a second client from what the first stored")
+        func onDisk() async throws {
+            let stubs = StubTransport()
+            stubs.register(.get, "/3/movie/popular", Self.popular(maxAge: 60))
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MovieCache-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            for _ in 0..<2 {
+                let persistent = HTTPCache(storage: try DiskCacheStorage(directory: directory))
+                let client = NetworkClient(transport: stubs, interceptors: [persistent])
+                #expect(try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self).page == 1)
+            }
+            #expect(stubs.requests.count == 1)
+        }
+
         @Test("Tell where a response came from: the outcome of a hit")
         func outcome() async throws {
             let stubs = StubTransport()
