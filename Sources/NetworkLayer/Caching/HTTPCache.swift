@@ -30,8 +30,9 @@ public struct HTTPCache: Interceptor {
         case stale = "STALE"
     }
 
-    /// The header the cache adds to the responses it answers with: `X-Cache`, valued an ``Outcome``'s raw value.
-    public static let outcomeHeader = "X-Cache"
+    /// The header the cache adds to the responses it answers with: `X-NetworkLayer-Cache`, valued an
+    /// ``Outcome``'s raw value (a name of its own, since CDNs send `X-Cache: HIT` of theirs).
+    public static let outcomeHeader = "X-NetworkLayer-Cache"
 
     /// Where the responses are kept.
     public let storage: any HTTPCacheStorage
@@ -131,9 +132,13 @@ public struct HTTPCache: Interceptor {
         let response = try await received.collected()
         var candidate = CachedResponse(response: response, requestTime: requestTime, responseTime: now())
         candidate.varyingRequestHeaders = CachedResponse.varyingHeaders(of: request, for: candidate)
+        let variants = storage.responses(for: key)
+        let others = variants.filter { !$0.matchesVary(of: request) }
         if CachedResponse.isStorable(candidate, for: request, requestDirectives: directives) {
-            let others = storage.responses(for: key).filter { !$0.matchesVary(of: request) }
             storage.setResponses([candidate] + others, for: key)
+        } else if others.count < variants.count {
+            // A newer response that may not be stored replaces the stored one: that is not kept either.
+            storage.setResponses(others, for: key)
         }
         return TransportResponse(response)
     }

@@ -117,3 +117,25 @@ struct HTTPCacheValidationTests {
         #expect(try await harness.get(["Cache-Control": "stale-if-error=30"]).value == "v1")
     }
 }
+
+@Suite("HTTPCache replacing stored responses")
+struct HTTPCacheReplacementTests {
+    @Test("A no-store answer to a revalidation drops the stored response, which stale-if-error then cannot serve")
+    func noStoreReplaces() async throws {
+        let harness = CacheHarness()
+        harness.serve(["Cache-Control": "max-age=10, stale-if-error=600"])
+        _ = try await harness.get()
+        harness.clock.advance(11)
+        harness.serve(["Cache-Control": "no-store"], body: "v2")
+        #expect(try await harness.get().value == "v2")
+        harness.stubs.register(.get, "/items", .failure(URLError(.networkConnectionLost)))
+        await #expect(throws: APIError.self) { try await harness.get() }
+    }
+
+    @Test("A server's own X-Cache header is not taken for the cache's outcome")
+    func foreignXCache() async throws {
+        let harness = CacheHarness()
+        harness.serve(["X-Cache": "HIT"])
+        #expect(HTTPCache.outcome(of: try await harness.get().response) == nil)
+    }
+}
