@@ -1,0 +1,72 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+/// Cases of the public cache conformance suite (github.com/http-tests/cache-tests, `tests/*.mjs`),
+/// ported by id: browser-applicable ones whose expectation RFC 9111 makes a MUST or SHOULD.
+/// The suite's `pause_after` is a 3 s pause, here the fake clock's.
+@Suite("HTTPCache against cache-tests cases")
+struct HTTPCacheConformanceTests {
+    /// Sends the suite's first request with `headers`, pauses, and returns whether the second came from the cache.
+    private func reused(_ headers: HTTPHeaders) async throws -> Bool {
+        let harness = CacheHarness()
+        harness.serve(headers)
+        _ = try await harness.get()
+        harness.clock.advance(3)
+        _ = try await harness.get()
+        return harness.sent == 1
+    }
+
+    @Test("cc-parse freshness-max-age-ignore-quoted, -ignore-quoted-rev: a max-age inside a quoted string is not one")
+    func ignoreQuoted() async throws {
+        #expect(try await reused(["Cache-Control": #"extension="max-age=3600", max-age=1"#]) == false)
+        #expect(try await reused(["Cache-Control": #"max-age=1, extension="max-age=3600""#]) == false)
+    }
+
+    @Test("cc-parse freshness-max-age-leading-zero: max-age=003600 is an hour")
+    func leadingZero() async throws {
+        #expect(try await reused(["Cache-Control": "max-age=003600"]))
+    }
+
+    @Test("cc-parse freshness-max-age-single-quoted: max-age='3600' is not a number")
+    func singleQuoted() async throws {
+        #expect(try await reused(["Cache-Control": "max-age='3600'", "ETag": "\"a\""]) == false)
+    }
+
+    @Test("update304 304-lm-use-stored-Test-Header: a 304 that omits a header leaves the stored one")
+    func useStored() async throws {
+        let harness = CacheHarness()
+        let lastModified = harness.clock.httpDate(-86_400)
+        harness.serve(["Cache-Control": "max-age=1", "Last-Modified": lastModified, "Test-Header": "A"])
+        _ = try await harness.get()
+        harness.clock.advance(3)
+        harness.serve(["Cache-Control": "max-age=3600", "Last-Modified": lastModified], status: 304)
+        let validated = try await harness.get()
+        #expect(HTTPCache.outcome(of: validated.response) == .revalidated)
+        #expect(validated.headers["Test-Header"] == "A")
+    }
+
+    @Test(
+        "update304 304-etag-update-stored-*, 304-lm-update-response-*: a 304 updates the header, returned and stored",
+        arguments: [
+            ("Test-Header", "A", "B"), ("X-Content-Foo", "A", "B"), ("Content-Type", "text/plain", "text/plain;charset=utf-8"),
+            ("Content-Location", "/foo", "/bar"), ("X-Frame-Options", "deny", "sameorigin"), ("Set-Cookie", "a=b", "a=c"),
+        ])
+    func updateStored(header: String, valueA: String, valueB: String) async throws {
+        for validator in [("ETag", "\"etag-1\""), ("Last-Modified", CacheHarness().clock.httpDate(-86_400))] {
+            let harness = CacheHarness()
+            harness.serve(["Cache-Control": "max-age=1", validator.0: validator.1, header: valueA])
+            _ = try await harness.get()
+            harness.clock.advance(3)
+            harness.serve(["Cache-Control": "max-age=3600", validator.0: validator.1, header: valueB], status: 304)
+            let validated = try await harness.get()
+            #expect(HTTPCache.outcome(of: validated.response) == .revalidated)
+            #expect(validated.headers[header] == valueB, "\(validator.0) returned")
+            harness.clock.advance(3)
+            let cached = try await harness.get()
+            #expect(HTTPCache.outcome(of: cached.response) == .hit)
+            #expect(cached.headers[header] == valueB, "\(validator.0) stored")
+        }
+    }
+}
