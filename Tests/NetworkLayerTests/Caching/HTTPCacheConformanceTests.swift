@@ -69,4 +69,33 @@ struct HTTPCacheConformanceTests {
             #expect(cached.headers[header] == valueB, "\(validator.0) stored")
         }
     }
+
+    @Test(
+        "invalidation invalidate-<method>, -location, -cl, and -failed: a success forgets the URL and its same-origin locations",
+        arguments: ["POST", "PUT", "DELETE", "M-SEARCH"])
+    func invalidate(method: String) async throws {
+        let harness = CacheHarness()
+        let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+        let unsafe = HTTPMethod(rawValue: method)
+        for path in ["/items", "/location", "/content-location"] {
+            harness.stubs.register(.get, path, StubResponse(headers: ["Cache-Control": "max-age=3600"], body: Data("[]".utf8)))
+        }
+        func get(_ path: String) async throws { _ = try await client.response(for: TestEndpoint(path: path), as: Data.self) }
+        func sendUnsafe() async throws {
+            _ = try await client.response(
+                for: TestEndpoint(method: unsafe, task: .requestData(Data("abc".utf8), contentType: "text/plain")), as: Data.self)
+        }
+        for path in ["/items", "/location", "/content-location"] { try await get(path) }
+        harness.stubs.register(unsafe, "/items", .status(500))
+        try await sendUnsafe()
+        try await get("/items")
+        #expect(harness.stubs.requests(.get, "/items").count == 1, "-failed")
+        harness.stubs.register(
+            unsafe, "/items", StubResponse(statusCode: 200, headers: ["Location": "/location", "Content-Location": "/content-location"]))
+        try await sendUnsafe()
+        for path in ["/items", "/location", "/content-location"] {
+            try await get(path)
+            #expect(harness.stubs.requests(.get, path).count == 2, "\(path)")
+        }
+    }
 }
