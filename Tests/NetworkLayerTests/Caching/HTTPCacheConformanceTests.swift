@@ -12,10 +12,7 @@ struct HTTPCacheConformanceTests {
     private func reused(_ headers: HTTPHeaders) async throws -> Bool {
         let harness = CacheHarness()
         harness.serve(headers)
-        _ = try await harness.get()
-        harness.clock.advance(3)
-        _ = try await harness.get()
-        return harness.sent == 1
+        return try await harness.sentAfterPauses([3]) == [1, 1]
     }
 
     @Test("cc-parse freshness-max-age-ignore-quoted, -ignore-quoted-rev: a max-age inside a quoted string is not one")

@@ -46,4 +46,17 @@ struct CacheHarness {
 
     /// How many requests reached the transport.
     var sent: Int { stubs.requests.count }
+
+    /// Gets `/items`, then again after each pause of the clock, and returns how many requests had
+    /// reached the transport after each get: `[1, 1, 2]` is a miss, a hit, then a miss.
+    func sentAfterPauses(_ pauses: [TimeInterval]) async throws(APIError) -> [Int] {
+        _ = try await get()
+        var counts = [sent]
+        for pause in pauses {
+            clock.advance(pause)
+            _ = try await get()
+            counts.append(sent)
+        }
+        return counts
+    }
 }
