@@ -14,8 +14,8 @@ import Foundation
 /// let client = NetworkClient(interceptors: [HTTPCache()])
 /// ```
 ///
-/// It serves the buffered calls (`send`, `fetch`, `response`, `data`); streams, downloads and uploads
-/// with progress pass through untouched, as do requests that carry their own conditional or `Range`
+/// It serves the calls that take their body whole (`send`, `fetch`, `response`); streams, downloads
+/// and calls with progress pass through untouched, as do requests that carry their own conditional or `Range`
 /// headers. A response that came from it carries an `Age` header and ``outcomeHeader``, which
 /// ``outcome(of:)`` reads: ``Outcome/hit``, ``Outcome/revalidated`` (a `304` confirmed it; the stored
 /// body comes back with its stored status, `200` say) or ``Outcome/stale``.
@@ -63,7 +63,11 @@ public struct HTTPCache: Interceptor {
         switch request.httpMethod?.uppercased() ?? "GET" {
         case "GET":
             break
-        case "HEAD", "OPTIONS", "TRACE":
+        case "HEAD":
+            let received = try await next(request)
+            updateMetadata(for: request, key: key, from: received.head)
+            return received
+        case "OPTIONS", "TRACE":
             return try await next(request)
         default:
             // An unsafe method's non-error response invalidates what is stored for its target (§4.4).
@@ -141,6 +145,19 @@ public struct HTTPCache: Interceptor {
             storage.setResponses(others, for: key)
         }
         return TransportResponse(response)
+    }
+
+    /// Updates the stored `GET` response a `HEAD`'s `200` describes, when their `ETag`s or
+    /// `Last-Modified` dates are the same (RFC 9111 §4.3.5), as a `304` would.
+    private func updateMetadata(for request: URLRequest, key: String, from head: HTTPResponse) {
+        let variants = storage.responses(for: key)
+        guard head.statusCode == 200, let stored = variants.first(where: { $0.matchesVary(of: request) }) else { return }
+        let sameTag = head.headers["ETag"].map { $0 == stored.response.headers["ETag"] } ?? false
+        let sameDate = head.headers["Last-Modified"].map { $0 == stored.response.headers["Last-Modified"] } ?? false
+        guard sameTag || sameDate,
+            let updated = Self.updated(stored, with: head, requestTime: stored.requestTime, responseTime: stored.responseTime)
+        else { return }
+        storage.setResponses([updated] + variants.filter { $0 != stored }, for: key)
     }
 
     /// Forgets what is stored for `url`, and for the `Location` and `Content-Location` of `response`

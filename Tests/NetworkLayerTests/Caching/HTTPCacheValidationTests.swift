@@ -132,6 +132,23 @@ struct HTTPCacheReplacementTests {
         await #expect(throws: APIError.self) { try await harness.get() }
     }
 
+    @Test("A HEAD's 200 with the same ETag updates the stored headers (§4.3.5); with another ETag it does not")
+    func headUpdatesMetadata() async throws {
+        let harness = CacheHarness()
+        harness.serve(["Cache-Control": "max-age=60", "ETag": "\"v1\"", "X-Version": "1"])
+        _ = try await harness.get()
+        let client = harness.client
+        harness.stubs.register(.head, "/items", StubResponse(headers: ["ETag": "\"v2\"", "X-Version": "3"]))
+        _ = try await client.response(for: TestEndpoint(method: .head), as: Empty.self)
+        #expect(try await harness.get().headers["X-Version"] == "1")
+        harness.stubs.register(.head, "/items", StubResponse(headers: ["ETag": "\"v1\"", "X-Version": "2"]))
+        _ = try await client.response(for: TestEndpoint(method: .head), as: Empty.self)
+        let hit = try await harness.get()
+        #expect(HTTPCache.outcome(of: hit.response) == .hit)
+        #expect(hit.headers["X-Version"] == "2")
+        #expect(harness.stubs.requests(.get, "/items").count == 1)
+    }
+
     @Test("A server's own X-Cache header is not taken for the cache's outcome")
     func foreignXCache() async throws {
         let harness = CacheHarness()
