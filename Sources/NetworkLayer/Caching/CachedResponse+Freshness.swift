@@ -75,9 +75,13 @@ extension CachedResponse {
         return headers
     }
 
-    /// A header value with its surrounding whitespace removed, for comparing (§4.1 allows normalising).
+    /// A header value with the whitespace around its comma-separated items removed, for comparing
+    /// (§4.1 allows normalising): ` 1, 2 ` is `1,2`.
     private static func normalized(_ value: String?) -> String? {
-        value?.trimmingCharacters(in: .whitespaces)
+        value.map { value in
+            value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+        }
     }
 
     /// Whether a private cache may store `response` to `request` (RFC 9111 §3): not `no-store`

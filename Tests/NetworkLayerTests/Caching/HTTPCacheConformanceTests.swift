@@ -95,4 +95,59 @@ struct HTTPCacheConformanceTests {
             #expect(harness.stubs.requests(.get, path).count == 2, "\(path)")
         }
     }
+
+    /// A case of the suite's `vary` group: the first request's headers, the response's `Vary`, the
+    /// second request's headers, and whether the second is answered from the cache.
+    struct VaryCase: Sendable, CustomTestStringConvertible {
+        let id: String
+        let first: HTTPHeaders
+        let vary: String
+        let second: HTTPHeaders
+        let reused: Bool
+        var testDescription: String { id }
+    }
+
+    static let varyCases = [
+        VaryCase(id: "vary-match", first: ["Foo": "1"], vary: "Foo", second: ["Foo": "1"], reused: true),
+        VaryCase(id: "vary-no-match", first: ["Foo": "1"], vary: "Foo", second: ["Foo": "2"], reused: false),
+        VaryCase(id: "vary-omit", first: ["Foo": "1"], vary: "Foo", second: [:], reused: false),
+        VaryCase(id: "vary-cache-key", first: ["Foo": "1", "Other": "2"], vary: "Foo", second: ["Foo": "1", "Other": "3"], reused: true),
+        VaryCase(
+            id: "vary-2-match", first: ["Foo": "1", "Bar": "abc"], vary: "Foo, Bar", second: ["Foo": "1", "Bar": "abc"], reused: true),
+        VaryCase(
+            id: "vary-2-no-match", first: ["Foo": "1", "Bar": "abc"], vary: "Foo, Bar", second: ["Foo": "2", "Bar": "abc"], reused: false),
+        VaryCase(id: "vary-2-match-omit", first: ["Foo": "1"], vary: "Foo, Bar", second: [:], reused: false),
+        VaryCase(
+            id: "vary-3-order", first: ["Foo": "1", "Bar": "abc4", "Baz": "789"], vary: "Foo, Bar, Baz",
+            second: ["Foo": "1", "Bar": "abc", "Baz": "789"], reused: false),
+        VaryCase(
+            id: "vary-3-omit", first: ["Foo": "1", "Baz": "789"], vary: "Foo, Bar, Baz", second: ["Foo": "1", "Baz": "789"], reused: true),
+        VaryCase(id: "vary-star", first: ["Foo": "1", "Baz": "789"], vary: "*", second: ["Baz": "789"], reused: false),
+        VaryCase(id: "vary-normalise-space", first: ["Foo": "1,2"], vary: "Foo", second: ["Foo": " 1, 2 "], reused: true),
+    ]
+
+    @Test("vary: secondary keys", arguments: varyCases)
+    func vary(_ test: VaryCase) async throws {
+        let harness = CacheHarness()
+        harness.serve([
+            "Expires": harness.clock.httpDate(5000), "Last-Modified": harness.clock.httpDate(-3000), "Vary": test.vary,
+        ])
+        _ = try await harness.get(test.first)
+        _ = try await harness.get(test.second)
+        #expect((harness.sent == 1) == test.reused)
+    }
+
+    @Test("vary-invalidate: a response for other Vary values does not replace the stored one")
+    func varyInvalidate() async throws {
+        let harness = CacheHarness()
+        harness.stubs.register(.get, "/items") { request in
+            StubResponse(
+                headers: ["Cache-Control": "max-age=5000", "Vary": "Foo"], body: Data("foo_\(request.headers["Foo"] ?? "")".utf8))
+        }
+        #expect(try await harness.get(["Foo": "1"]).value == "foo_1")
+        #expect(try await harness.get(["Foo": "2"]).value == "foo_2")
+        let cached = try await harness.get(["Foo": "1"])
+        #expect(cached.value == "foo_1")
+        #expect(HTTPCache.outcome(of: cached.response) == .hit)
+    }
 }
