@@ -150,4 +150,22 @@ struct HTTPCacheConformanceTests {
         #expect(cached.value == "foo_1")
         #expect(HTTPCache.outcome(of: cached.response) == .hit)
     }
+
+    @Test(
+        "heuristic heuristic-<status>-cached and -not_cached: heuristic freshness by status, and for any status with public",
+        arguments: [
+            (200, true), (201, false), (202, false), (203, true), (204, true), (403, false), (404, true), (405, true), (410, true),
+            (414, true), (501, true), (502, false), (503, false), (504, false), (599, false),
+        ])
+    func heuristicStatus(status: Int, reused: Bool) async throws {
+        for isPublic in status == 599 ? [false, true] : [false] {
+            let harness = CacheHarness()
+            let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+            var headers: HTTPHeaders = ["Last-Modified": harness.clock.httpDate(-86_400), "Date": harness.clock.httpDate()]
+            if isPublic { headers.add(name: "Cache-Control", value: "public") }
+            harness.stubs.register(.get, "/items", StubResponse(statusCode: status, headers: headers, body: Data(status == 204 ? [] : [1])))
+            for _ in 0..<2 { _ = try await client.response(for: TestEndpoint(), as: Data.self) }
+            #expect((harness.sent == 1) == (reused || isPublic), "public: \(isPublic)")
+        }
+    }
 }
