@@ -192,8 +192,8 @@ struct ReadmeTests {
         let completed = LockedArray<Result<Empty, APIError>>()
         let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
         handle.cancel()
-        // Cookies, de-duplication.
-        let keeping = NetworkClient(interceptors: [CookieJar(), Deduplicator()])
+        // Cache and cookies, de-duplication.
+        let keeping = NetworkClient(interceptors: [CookieJar(), HTTPCache(), Deduplicator()])
 
         #expect([page.page, try result.get().page, typed.page, decoded.value.page, built.page] == [1, 1, 1, 1, 1])
         #expect(decoded.statusCode == 200)
@@ -207,7 +207,7 @@ struct ReadmeTests {
         #expect(receipt.id == "r1")
         #expect(await eventually { completed.count == 1 })
         #expect(completed.elements.first?.failure == .cancelled)
-        #expect(keeping.interceptors.count == 2)
+        #expect(keeping.interceptors.count == 3)
     }
 
     @Test("Error handling with typed throws")

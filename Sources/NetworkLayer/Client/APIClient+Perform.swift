@@ -107,7 +107,7 @@ extension APIClient {
             let outgoing = transportRequest.urlRequest
             let received =
                 if let context {
-                    try await pipeline.intercept(outgoing, context: context, terminal: terminal)
+                    try await pipeline.intercept(outgoing, context: context.streamed(delivery == .streamed), terminal: terminal)
                 } else {
                     try await terminal(outgoing)
                 }

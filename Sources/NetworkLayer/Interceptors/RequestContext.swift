@@ -13,6 +13,9 @@ public struct RequestContext: Sendable, Equatable {
     /// `true` for a request built by hand. The library's authenticators neither add a credential to
     /// nor refresh one for a request that says `false`; an interceptor of your own may read it too.
     public let requiresAuthentication: Bool
+    /// Whether the call takes its body as it arrives (a stream, a download, progress) rather than
+    /// whole in memory: an ``HTTPCache`` lets those through untouched. `false` by default.
+    var isStreamed = false
 
     /// Creates a context; the client makes these, so you need this only to call an interceptor in a test.
     /// - Parameters:
@@ -25,6 +28,13 @@ public struct RequestContext: Sendable, Equatable {
         self.attempt = attempt
         self.previousErrors = previousErrors
         self.requiresAuthentication = requiresAuthentication
+    }
+
+    /// This context, with ``isStreamed`` set to `isStreamed`.
+    func streamed(_ isStreamed: Bool) -> RequestContext {
+        var context = self
+        context.isStreamed = isStreamed
+        return context
     }
 
     /// A new request ID, unique within the process.
