@@ -34,10 +34,10 @@ extension APIClient {
     /// The call `endpoint` describes: built against ``baseURL`` with ``encoder``, with the endpoint's
     /// overrides and this client's defaults for the rest.
     func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
-        let request = try endpoint.urlRequest(baseURL: baseURL, encoder: encoder)
+        let (request, upload) = try endpoint.builtRequest(baseURL: baseURL, encoder: encoder)
         return Call(
             request: request,
-            upload: endpoint.task.uploadBody,
+            upload: upload,
             timeout: Self.timeout(of: request, setBy: endpoint),
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
             decoder: endpoint.decoder ?? decoder,

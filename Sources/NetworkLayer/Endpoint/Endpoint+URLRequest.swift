@@ -20,6 +20,11 @@ extension Endpoint {
     /// - Throws: ``APIError/invalidURL(_:)`` (also for a relative `base` without a `baseURL`),
     ///   ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
     public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
+        try builtRequest(baseURL: baseURL, encoder: encoder).request
+    }
+
+    /// ``urlRequest(baseURL:encoder:)`` with the body an upload task streams beside it, from one reading of ``task``.
+    func builtRequest(baseURL: URL?, encoder: JSONEncoder) throws(APIError) -> (request: URLRequest, upload: UploadBody?) {
         guard method.isValidToken else {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }
@@ -58,7 +63,7 @@ extension Endpoint {
             request.httpBody = body.data
             request.setContentTypeIfMissing(body.contentType)
         }
-        return request
+        return (request, content.upload)
     }
 }
 

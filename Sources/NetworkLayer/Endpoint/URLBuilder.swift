@@ -9,7 +9,8 @@ enum URLBuilder {
     ///   - path: An unescaped path; bytes a path cannot carry raw (space, `%`, `?`, `#`, non-ASCII) are escaped.
     ///   - query: An already percent-encoded query, or empty.
     static func url(base: String, path: String, query: String) throws(APIError) -> URL {
-        let escapedPath = PercentEncoding.escapedPath(path).trimmingLeading("/")
+        // Escaped, the path is ASCII: its leading slashes are dropped as bytes, without Characters.
+        let escapedPath = PercentEncoding.escapedPath(path).utf8.drop { $0 == UInt8(ascii: "/") }
         if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let url = joinedURL(base: base, escapedPath: escapedPath, query: query) {
             return url
         }
@@ -81,7 +82,7 @@ enum URLBuilder {
     /// host and a valid port, and ``componentsURL(base:path:escapedPath:query:)`` then decides, with
     /// the same rules as always: this path only ever returns the URL that one would.
     @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    private static func joinedURL(base: String, escapedPath: String, query: String) -> URL? {
+    private static func joinedURL(base: String, escapedPath: Substring.UTF8View, query: String) -> URL? {
         // base = prefix [? baseQuery] [# fragment], split at the first `?` or `#`.
         let utf8 = base.utf8
         let queryStart = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
@@ -93,7 +94,7 @@ enum URLBuilder {
         if !escapedPath.isEmpty {
             while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
             text += "/"
-            text += escapedPath
+            text += Substring(escapedPath)
         }
         let baseQuery = queryStart < fragmentStart ? base[base.index(after: queryStart)..<fragmentStart] : nil
         if let baseQuery, !baseQuery.isEmpty {
@@ -119,7 +120,7 @@ enum URLBuilder {
     }
 
     /// The reference path through `URLComponents`, which also names the error.
-    private static func componentsURL(base: String, path: String, escapedPath: String, query: String) throws(APIError) -> URL {
+    private static func componentsURL(base: String, path: String, escapedPath: Substring.UTF8View, query: String) throws(APIError) -> URL {
         guard var components = URLComponents(string: base),
             let scheme = components.scheme, !scheme.isEmpty,
             let host = components.host, !host.isEmpty,
@@ -128,7 +129,7 @@ enum URLBuilder {
             throw .invalidURL(base)
         }
         if !escapedPath.isEmpty {
-            components.percentEncodedPath = components.percentEncodedPath.trimmingTrailing("/") + "/" + escapedPath
+            components.percentEncodedPath = components.percentEncodedPath.trimmingTrailing("/") + "/" + Substring(escapedPath)
         }
         if !query.isEmpty {
             components.percentEncodedQuery = joinQuery(components.percentEncodedQuery, query)
@@ -147,10 +148,6 @@ enum URLBuilder {
 }
 
 extension String {
-    fileprivate func trimmingLeading(_ character: Character) -> String {
-        String(drop { $0 == character })
-    }
-
     fileprivate func trimmingTrailing(_ character: Character) -> String {
         var result = Substring(self)
         while result.last == character { result.removeLast() }

@@ -120,8 +120,8 @@
         private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
         /// Whether the body can be sent again: not when it is a stream, which is read once.
         private let canResend: Bool
-        /// The files the body's sendings opened, closed once the exchange ends.
-        private let files: OpenedBodyFiles
+        /// The files the body's sendings opened, closed once the exchange ends; `nil` for a body not sent from a file.
+        private let files: OpenedBodyFiles?
         /// Whether a gzip or deflate body is inflated here: the client does not inflate it itself.
         private let inflates: Bool
         /// The client's owner when the transport made the client: held so that the client outlives the exchange.
@@ -138,7 +138,7 @@
         ///   - owner: The client's owner, when the transport made the client; `nil` by default.
         init(
             mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool,
-            files: OpenedBodyFiles, maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
+            files: OpenedBodyFiles?, maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
         ) {
             self.owner = owner
             self.files = files
@@ -200,7 +200,7 @@
                 return (waiter, writer, state.task, demand)
             }
             guard let (waiter, writer, task, demand) = ended else { return }
-            files.closeAll()
+            files?.closeAll()
             waiter?.resume(returning: .failure(reason))
             writer?.finish(throwing: reason)
             task?.fail(reason: reason)
@@ -311,7 +311,7 @@
             }
             if let (waiter, response) = delivery { waiter.resume(returning: .success(response)) }
             if isEarlyRedirect {
-                files.closeAll()
+                files?.closeAll()
                 task.fail(reason: APIError.cancelled)
             }
             if let tooLarge { end(tooLarge) }
@@ -341,7 +341,7 @@
                 return (waiter, writer, response)
             }
             guard let (waiter, writer, response) = finished else { return }
-            files.closeAll()
+            files?.closeAll()
             writer?.finish()
             waiter?.resume(returning: response.map { .success($0) } ?? .failure(.invalidResponse))
         }
@@ -388,7 +388,7 @@
                 // meanwhile fails the new task, which `execute` hears of.
                 execute(request, on: client, attempt: attempt)
             case .fail(let waiter, let writer, let demand, let reason):
-                files.closeAll()
+                files?.closeAll()
                 waiter?.resume(returning: .failure(reason))
                 writer?.finish(throwing: reason)
                 demand?.succeed(())

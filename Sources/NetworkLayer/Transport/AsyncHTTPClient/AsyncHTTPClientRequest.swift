@@ -30,12 +30,13 @@
         ///   cannot be read.
         /// - Parameters:
         ///   - request: What to send.
-        ///   - files: Where each sending of a file body registers the file it opens, for the exchange
-        ///     to close once it ends, whatever becomes of AsyncHTTPClient's own hold on the body.
         ///   - acceptsCompression: Whether to ask for a gzip or deflate body, which the transport inflates; `false` by default.
+        /// - Returns: The request, and for a body sent from a file, where each sending of it registers
+        ///   the file it opens, for the exchange to close once it ends, whatever becomes of
+        ///   AsyncHTTPClient's own hold on the body; `nil` for any other body, which opens no file.
         static func make(
-            from request: TransportRequest, files: OpenedBodyFiles, acceptsCompression: Bool = false
-        ) throws(APIError) -> HTTPClient.Request {
+            from request: TransportRequest, acceptsCompression: Bool = false
+        ) throws(APIError) -> (request: HTTPClient.Request, files: OpenedBodyFiles?) {
             let urlRequest = request.urlRequest
             guard let url = urlRequest.url else {
                 throw .requestFailed(URLError(.badURL, userInfo: [NSLocalizedDescriptionKey: "the request has no URL"]))
@@ -48,13 +49,16 @@
             if acceptsCompression, !headers.contains(name: "Accept-Encoding") {
                 headers.add(name: "Accept-Encoding", value: "gzip, deflate")
             }
+            // Most requests carry no file: they skip the allocations and locks of the files' registry.
+            let files = request.bodyFile == nil ? nil : OpenedBodyFiles()
             do {
-                return try HTTPClient.Request(
+                let made = try HTTPClient.Request(
                     url: url,
                     method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
                     headers: headers,
                     body: try body(of: request, files: files)
                 )
+                return (made, files)
             } catch let error as APIError {
                 throw error
             } catch {
@@ -62,8 +66,9 @@
             }
         }
 
-        private static func body(of request: TransportRequest, files: OpenedBodyFiles) throws(APIError) -> HTTPClient.Body? {
-            if let file = request.bodyFile {
+        /// The body of `request`; `files` is where a file body's sendings register their file, present exactly when it has one.
+        private static func body(of request: TransportRequest, files: OpenedBodyFiles?) throws(APIError) -> HTTPClient.Body? {
+            if let file = request.bodyFile, let files {
                 let size = try fileSize(file)
                 // Opened anew each time the body is sent: a redirect sends it again.
                 return .stream(contentLength: size) { writer in

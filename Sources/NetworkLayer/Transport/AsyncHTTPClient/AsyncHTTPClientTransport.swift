@@ -142,12 +142,11 @@
 
         private func exchange(_ request: TransportRequest, mode: AsyncHTTPClientExchange.Mode) async throws(APIError) -> TransportResponse {
             let timeout = request.timeout ?? timeout
-            let files = OpenedBodyFiles()
+            let (made, files) = try AsyncHTTPClientRequest.make(from: request, acceptsCompression: inflates)
             let exchange = AsyncHTTPClientExchange(
                 mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files,
                 maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
-            let made = try AsyncHTTPClientRequest.make(from: request, files: files, acceptsCompression: inflates)
             switch await exchange.run(made, on: client) {
             case .success(let response): return response
             // NIOSSL does not say why a certificate failed verification: look at it to tell.
