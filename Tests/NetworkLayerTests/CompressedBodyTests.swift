@@ -15,9 +15,9 @@ struct CompressedBodyTests {
     static let mebibyte: Int64 = 1024 * 1024
 
     /// A server answering every request with `json` in gzip, and the JSON.
-    static func compressedJSON() throws -> (FloodServer, Data) {
+    static func compressedJSON() async throws -> (FloodServer, Data) {
         let json = ResponseLimitTests.repetitiveJSON(records: 2_500)
-        let compressed = try Compression.compress(json)
+        let compressed = try await onOwnThread { try Compression.compress(json) }
         let server = try FloodServer(
             headers: ["Content-Encoding": "gzip", "Content-Type": "application/json", "Content-Length": "\(compressed.count)"],
             repeating: compressed, cap: compressed.count)
@@ -38,7 +38,7 @@ struct CompressedBodyTests {
 
     @Test("A gzip body streamed, or downloaded, arrives decoded", arguments: TransportKind.all)
     func streamedAndDownloaded(transport: TransportKind) async throws {
-        let (server, json) = try Self.compressedJSON()
+        let (server, json) = try await Self.compressedJSON()
         let client = transport.makeClient()
         let endpoint = Request<Data>(base: server.baseURL, path: "/catalogue", timeout: 30)
         var streamed = Data()
@@ -52,7 +52,7 @@ struct CompressedBodyTests {
     @Test("A deflate body (zlib's format) decodes too", arguments: TransportKind.all)
     func deflate(transport: TransportKind) async throws {
         let json = ResponseLimitTests.repetitiveJSON(records: 100)
-        let compressed = try Compression.compress(json, gzip: false)
+        let compressed = try await onOwnThread { try Compression.compress(json, gzip: false) }
         let server = try FloodServer(
             headers: ["Content-Encoding": "deflate", "Content-Length": "\(compressed.count)"], repeating: compressed, cap: compressed.count)
         #expect(try await transport.makeClient().send(Request<Data>(base: server.baseURL, path: "/", timeout: 30)) == json)
@@ -101,7 +101,7 @@ struct CompressedBodyTests {
         "Over AsyncHTTPClient, a gzip body cut short fails with cannotDecodeContentData",
         arguments: TransportKind.all.filter { !$0.isURLSession })
     func cutShort(transport: TransportKind) async throws {
-        let compressed = try Compression.compress(ResponseLimitTests.repetitiveJSON(records: 2_500))
+        let compressed = try await onOwnThread { try Compression.compress(ResponseLimitTests.repetitiveJSON(records: 2_500)) }
         let half = compressed.prefix(compressed.count / 2)
         let server = try FloodServer(
             headers: ["Content-Encoding": "gzip", "Content-Length": "\(half.count)"], repeating: half, cap: half.count)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Locked` hands its value to whichever thread takes the lock, so it must refuse a value that is
@@ -32,10 +33,14 @@ struct LockedSendabilityTests {
     }
 
     @Test("accepts a Sendable value and refuses one that is not, at compile time")
-    func refusesNonSendable() throws {
-        let accepted = try Self.typeCheck(storing: "Counter", declaring: "struct Counter: Sendable { var count = 0 }")
+    func refusesNonSendable() async throws {
+        let accepted = try await onOwnThread {
+            try Self.typeCheck(storing: "Counter", declaring: "struct Counter: Sendable { var count = 0 }")
+        }
         #expect(accepted.status == 0, "\(accepted.output)")
-        let refused = try Self.typeCheck(storing: "Handle", declaring: "final class Handle { var count = 0 }")
+        let refused = try await onOwnThread {
+            try Self.typeCheck(storing: "Handle", declaring: "final class Handle { var count = 0 }")
+        }
         #expect(refused.status != 0)
         #expect(
             refused.output.contains("'Handle' conform to the 'Sendable' protocol")

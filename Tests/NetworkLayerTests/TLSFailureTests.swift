@@ -32,7 +32,7 @@ struct TLSFailureTests {
         "A certificate of an authority the client does not trust fails with serverCertificateHasUnknownRoot, saying so",
         arguments: TransportKind.all)
     func untrusted(transport: TransportKind) async throws {
-        let servers = try TLSServers()
+        let servers = try await onOwnThread { try TLSServers() }
         defer { servers.stop() }
         let client = transport.makeClient()
         for certificate in [TLSServers.Certificate.valid, .selfSigned] {
@@ -109,7 +109,7 @@ struct TLSFailureTests {
             "Over AsyncHTTPClient trusting the authority, expired, not yet valid and another host's certificates each have their own code",
             arguments: TransportKind.all.filter { $0 == .asyncHTTPClient })
         func byCause(transport: TransportKind) async throws {
-            let servers = try TLSServers()
+            let servers = try await onOwnThread { try TLSServers() }
             defer { servers.stop() }
             let httpClient = try Self.trustingClient(servers)
             let client = NetworkClient(transport: .asyncHTTPClient(httpClient, timeout: 20))

@@ -34,21 +34,13 @@ final class TLSPolicyServers: Sendable {
     /// Starts the servers on a thread of their own: making the certificates and starting Python
     /// block, and two blocked threads stall every other test of the run on two cores.
     static func start() async throws -> TLSPolicyServers {
-        try await onThread { try TLSPolicyServers() }
-    }
-
-    /// The result of `work`, run on a thread of its own: not one of Swift's cooperative threads nor of
-    /// Dispatch's pool (which the cooperative threads draw on on Linux), since it blocks.
-    private static func onThread<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
+        try await onOwnThread { try TLSPolicyServers() }
     }
 
     /// The directory of the certificates made for the test run (see ``file(_:)``), made off Swift's
     /// cooperative threads, for the tests that need the files and no server.
     static func certificateDirectory() async throws -> TemporaryDirectory {
-        try await onThread { try certificates.get() }
+        try await onOwnThread { try certificates.get() }
     }
 
     /// Starts one server per ``Server``, with the certificates made for the test run; blocks (see ``start()``).

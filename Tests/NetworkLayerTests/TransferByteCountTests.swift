@@ -126,7 +126,7 @@ struct TransferByteCountTests {
 
     @Test("A gzip body counts its bytes as decoded, not as on the wire, over every transport alike", arguments: TransportKind.all)
     func decodedBytes(transport: TransportKind) async throws {
-        let (server, json) = try CompressedBodyTests.compressedJSON()
+        let (server, json) = try await CompressedBodyTests.compressedJSON()
         let events = EventLog()
         let data = try await transport.makeClient(interceptors: [events]).send(Request<Data>(base: server.baseURL, path: "/", timeout: 30))
         #expect(data == json)
