@@ -13,9 +13,9 @@ import Testing
 /// 2.3 times it); streamed, by little more than FoundationNetworking's own working set.
 ///
 /// These gigabyte transfers run alone: `scripts/test` runs them in a second pass with
-/// `NETWORKLAYER_LARGE_TRANSFERS=1`. On Linux every `URLSession` of a process shares one work queue,
-/// and a loopback transfer at full speed keeps it busy, delaying other suites' callbacks by seconds
-/// and spoiling their timing checks (and their memory would spoil these figures).
+/// `NETWORKLAYER_LARGE_TRANSFERS=1`. A loopback transfer at full speed keeps the machine's cores
+/// busy, delaying other suites' callbacks by seconds and spoiling their timing checks (and their
+/// memory would spoil these figures).
 ///
 /// Set `NETWORKLAYER_PRINT_MEMORY=1` to print the figures (the Performance article quotes them).
 @Suite(

@@ -18,7 +18,7 @@
     final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         private let handlers = Locked<[Int: SessionTaskHandler]>([:])
         /// Where the session's tasks are started and cancelled, and challenges and redirects answered.
-        let controlQueue = DispatchQueue(label: "NetworkLayer.transport.control")
+        let controlQueue = ControlQueue()
         /// The delegate of the session this one stands in for, asked what it would decide.
         private let forwardee: (any URLSessionTaskDelegate)?
 

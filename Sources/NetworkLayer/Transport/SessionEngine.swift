@@ -17,9 +17,10 @@ struct SessionEngine: Sendable {
     #if canImport(FoundationNetworking)
         let delegate: SessionDelegate
 
-        /// Where the session's tasks are started (when others are under way) and cancelled: one
-        /// thread at most per session, since each of those calls waits for the session's work queue.
-        var controlQueue: DispatchQueue { delegate.controlQueue }
+        /// Where the session's tasks are started (when others are under way) and cancelled, in order,
+        /// on threads shared with every other session (see ``ControlQueue``): each of those calls
+        /// waits for the session's work queue.
+        var controlQueue: ControlQueue { delegate.controlQueue }
     #else
         /// Where tasks are started when others are under way, and cancelled.
         var controlQueue: DispatchQueue { Self.sharedControlQueue }
@@ -78,8 +79,8 @@ struct SessionEngine: Sendable {
     }
 
     /// Cancels `task` on ``controlQueue``: on a callback's thread, or from many threads at once,
-    /// cancelling can deadlock FoundationNetworking; one serial queue per session also keeps a burst
-    /// of cancellations from taking a thread each.
+    /// cancelling can deadlock FoundationNetworking; the control queue also keeps a burst of
+    /// cancellations from taking a thread each.
     func cancel(_ task: URLSessionTask) {
         controlQueue.async { task.cancel() }
     }
