@@ -12,6 +12,7 @@ import NetworkLayerTesting
 //   swift build -c release --package-path Benchmarks --product request-profile
 //   sleep 3600 | NETWORKLAYER_BENCHMARK_SERVER=1 Benchmarks/.build/release/request-profile &
 //   export NETWORKLAYER_BENCHMARK_SERVER_URL=http://127.0.0.1:<port it printed>
+//   objcopy --strip-debug Benchmarks/.build/release/request-profile   # valgrind: "unhandled dwarf2 abbrev form code 0x1b"
 //   valgrind --tool=callgrind Benchmarks/.build/release/request-profile ours loopback 100
 //   valgrind --tool=callgrind Benchmarks/.build/release/request-profile ours loopback 300
 //

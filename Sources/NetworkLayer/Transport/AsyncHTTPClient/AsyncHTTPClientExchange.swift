@@ -34,7 +34,8 @@
     ///   AsyncHTTPClient's task, which closes the connection.
     final class AsyncHTTPClientExchange: HTTPClientResponseDelegate, Sendable {
         typealias Response = Void
-        typealias Waiter = CheckedContinuation<Result<TransportResponse, APIError>, Never>
+        /// The caller of ``run()``, resumed exactly once: the state machine hands it out once, under the lock.
+        typealias Waiter = UnsafeContinuation<Result<TransportResponse, APIError>, Never>
 
         /// Whether the body is collected before the response is given, or streamed after the head.
         enum Mode: Sendable {
@@ -45,78 +46,17 @@
         /// How many times a request whose connection went away before any response is sent again.
         static let maximumResends = 3
 
-        enum Phase {
-            /// Before the head (stream) or the end (collect).
-            case waiting
-            /// Streaming the body to its reader.
-            case streaming(ResponseBody.Writer)
-            /// Ended by this side (cancellation, deadline, reader), with the reason.
-            case ended(APIError)
-            /// Completed or failed by AsyncHTTPClient.
-            case completed
-        }
-
-        struct State {
-            var phase = Phase.waiting
-            var waiter: Waiter?
-            var request: HTTPClient.Request?
-            var client: HTTPClient?
-            var task: HTTPClient.Task<Void>?
-            /// Counts the sendings of the request, so that the failure of one sent before is not taken for the current one's.
-            var attempt = 0
-            var requestHeadSent = false
-            /// Whether the request went out whole, body included.
-            var requestSent = false
-            /// Whether a response head has come for the current sending: a request head after it means
-            /// the `HTTPClient` is following a redirect itself.
-            var responseVisited = false
-            /// Whether any response head has come, a redirect's included: the server has acted on the
-            /// request, so only an idempotent one may be sent again.
-            var responseSeen = false
-            var head: HTTPResponseHead?
-            /// The URL of the last request AsyncHTTPClient sent: the response's, after redirects.
-            var url: URL?
-            var collected = Data()
-            var sent: Int64 = 0
-            /// The read AsyncHTTPClient waits for while the reader is behind.
-            var demand: EventLoopPromise<Void>?
-            /// How many times the reader has caught up, so that a catch-up between a pause and the
-            /// wait for it is not missed.
-            var catchUps: UInt64 = 0
-            /// Uptime of the last byte sent or received, in nanoseconds.
-            var lastActivity: UInt64 = 0
-            var deadline: UInt64?
-            /// Inflates the body, when it is compressed and the client does not inflate it itself.
-            var inflater: NIOLoopBound<AsyncHTTPClientInflater>?
-
-            /// The streaming body's writer; `nil` (and the exchange over) once ended or completed.
-            var writerIfRunning: ResponseBody.Writer?? {
-                switch phase {
-                case .waiting: .some(nil)
-                case .streaming(let writer): .some(writer)
-                case .ended, .completed: nil
-                }
-            }
-
-            /// Ends the phase as `phase`; returns what waited for it: the waiter and the reader's
-            /// demand, taken out.
-            mutating func close(as phase: Phase) -> (Waiter?, EventLoopPromise<Void>?) {
-                self.phase = phase
-                if let deadline { DeadlineScheduler.shared.cancel(deadline) }
-                defer {
-                    waiter = nil
-                    demand = nil
-                    collected = Data()
-                    inflater = nil
-                }
-                return (waiter, demand)
-            }
-        }
-
+        /// The request, sent again as it is when its connection went away before any response.
+        let request: HTTPClient.Request
+        private let client: HTTPClient
         private let mode: Mode
+        /// Whether the request has a body; a redirect before it went out whole ends the exchange.
+        private let hasRequestBody: Bool
+        /// Whether the request is a `HEAD`, whose response has no body whatever its head says.
+        private let isHEAD: Bool
         /// The most bytes of body collected before the exchange fails (``Mode/collect`` only).
         let maximumBodySize: Int64?
-        private let timeout: UInt64?
+        let timeout: UInt64?
         private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
         /// Whether the body can be sent again: not when it is a stream, which is read once.
         private let canResend: Bool
@@ -129,6 +69,9 @@
         let state = Locked(State())
 
         /// - Parameters:
+        ///   - request: What to send.
+        ///   - client: The client to send it through.
+        ///   - mode: Whether the body is collected or streamed.
         ///   - timeout: The idle timeout in seconds, `nil` for none.
         ///   - sendProgress: Told of the body going out.
         ///   - canResend: Whether the body can be sent again.
@@ -137,9 +80,14 @@
         ///   - inflates: Whether to inflate a gzip or deflate body, which the client does not.
         ///   - owner: The client's owner, when the transport made the client; `nil` by default.
         init(
-            mode: Mode, timeout: TimeInterval?, sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool,
-            files: OpenedBodyFiles?, maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
+            _ request: HTTPClient.Request, on client: HTTPClient, mode: Mode, timeout: TimeInterval?,
+            sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool, files: OpenedBodyFiles?,
+            maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
         ) {
+            self.request = request
+            self.client = client
+            hasRequestBody = request.body != nil
+            isHEAD = request.method == .HEAD
             self.owner = owner
             self.files = files
             self.inflates = inflates
@@ -150,31 +98,28 @@
             self.canResend = canResend
         }
 
-        /// Executes `request` on `client` and waits for the outcome: the head when streaming,
-        /// everything when collecting. Cancelling the calling task until then ends it.
-        func run(_ request: HTTPClient.Request, on client: HTTPClient) async -> Result<TransportResponse, APIError> {
+        /// Executes the request and waits for the outcome: the head when streaming, everything when
+        /// collecting. Cancelling the calling task until then ends it.
+        func run() async -> Result<TransportResponse, APIError> {
             await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
+                await withUnsafeContinuation { continuation in
                     let ended = state.withLock { state -> APIError? in
                         if case .ended(let reason) = state.phase { return reason }
                         state.waiter = continuation
-                        state.request = request
-                        state.client = client
-                        state.url = request.url
                         state.lastActivity = Self.now()
                         if let timeout { state.deadline = scheduleDeadline(at: state.lastActivity + timeout) }
                         return nil
                     }
                     if let ended { return continuation.resume(returning: .failure(ended)) }
-                    execute(request, on: client, attempt: 0)
+                    execute(attempt: 0)
                 }
             } onCancel: {
                 end(.cancelled, unlessHeadDelivered: true)
             }
         }
 
-        /// Hands `request` to `client` for sending the `attempt`th time.
-        private func execute(_ request: HTTPClient.Request, on client: HTTPClient, attempt: Int) {
+        /// Hands the request to the client for sending the `attempt`th time.
+        private func execute(attempt: Int) {
             let task = client.execute(
                 request: request, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
             // A redirect that cannot be followed (a loop, too many) fails the task without telling the delegate.
@@ -233,7 +178,7 @@
                 guard case .waiting = state.phase else { return nil }
                 state.lastActivity = Self.now()
                 state.sent += Int64(part.readableBytes)
-                return (state.sent, state.request?.body?.contentLength)
+                return (state.sent, request.body?.contentLength)
             }
             if let (sent, expected) = progress { sendProgress?(sent, expected) }
         }
@@ -270,14 +215,15 @@
                 // A redirect that comes before the body went out whole: AsyncHTTPClient stops sending
                 // the body and waits for its end, which never comes. Its own body is not wanted (the
                 // client follows the redirect or hands back its head), so the exchange ends here.
-                if (300..<400).contains(head.status.code), !state.requestSent, state.request?.body != nil {
+                if (300..<400).contains(head.status.code), !state.requestSent, hasRequestBody {
                     guard let waiter = state.waiter else { return nil }
                     isEarlyRedirect = true
                     _ = state.close(as: .completed)
-                    return (waiter, TransportResponse(head: Self.response(head, url: state.url)))
+                    return (waiter, TransportResponse(head: Self.response(head, url: state.url ?? request.url)))
                 }
+                let hasBody = !isHEAD && Self.hasBody(head)
                 // Made on the event loop of the body's calls, the one it may be used on.
-                if inflates, Self.hasBody(head, method: state.request?.method), let inflater = AsyncHTTPClientInflater(for: head) {
+                if inflates, hasBody, let inflater = AsyncHTTPClientInflater(for: head) {
                     state.inflater = NIOLoopBound(inflater, eventLoop: task.eventLoop)
                 }
                 switch mode {
@@ -285,13 +231,13 @@
                     let length = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
                     if let limit = maximumBodySize,
                         ResponseLimits.isAnnounced(
-                            over: limit, length: length, statusCode: Int(head.status.code), method: state.request?.method.rawValue,
+                            over: limit, length: length, statusCode: Int(head.status.code), method: request.method.rawValue,
                             contentEncoding: head.headers.first(name: "Content-Encoding")),
                         let length
                     {
                         // Announced too long: fail before reading any of it.
                         tooLarge = .responseTooLarge(.inMemory, limit: limit, received: length)
-                    } else if Self.hasBody(head, method: state.request?.method), let length, length > 0 {
+                    } else if hasBody, let length, length > 0 {
                         state.collected.reserveCapacity(Int(min(length, maximumBodySize ?? length, Int64(Self.largestReservation))))
                     }
                     return nil
@@ -305,7 +251,7 @@
                     state.phase = .streaming(writer)
                     return (
                         waiter,
-                        TransportResponse(head: Self.response(head, url: state.url), body: body)
+                        TransportResponse(head: Self.response(head, url: state.url ?? request.url), body: body)
                     )
                 }
             }
@@ -334,13 +280,17 @@
                     return end(error)
                 }
             }
-            let finished = state.withLock { state -> (Waiter?, ResponseBody.Writer?, TransportResponse?)? in
-                guard let writer = state.writerIfRunning else { return nil }
-                let response = state.head.map { TransportResponse(Self.response($0, url: state.url, body: state.collected)) }
-                let (waiter, _) = state.close(as: .completed)
-                return (waiter, writer, response)
+            var waiter: Waiter?
+            var writer: ResponseBody.Writer?
+            var response: TransportResponse?
+            let finished = state.withLock { state -> Bool in
+                guard let running = state.writerIfRunning else { return false }
+                writer = running
+                response = state.head.map { TransportResponse(Self.response($0, url: state.url ?? request.url, body: state.collected)) }
+                (waiter, _) = state.close(as: .completed)
+                return true
             }
-            guard let (waiter, writer, response) = finished else { return }
+            guard finished else { return }
             files?.closeAll()
             writer?.finish()
             waiter?.resume(returning: response.map { .success($0) } ?? .failure(.invalidResponse))
@@ -355,7 +305,7 @@
         /// known: the failure of one sent before is ignored.
         private func fail(_ error: any Error, attempt: Int?) {
             enum Step {
-                case resend(HTTPClient.Request, HTTPClient, attempt: Int)
+                case resend(attempt: Int)
                 case fail(Waiter?, ResponseBody.Writer?, EventLoopPromise<Void>?, APIError)
             }
             let step = state.withLock { state -> Step? in
@@ -363,8 +313,7 @@
                 // A request the server has answered (with a redirect, say) has gone out, whatever became of the next.
                 // Once the final head has come, the failure is the body's: sending the request again
                 // would hand the reader a second body after part of the first.
-                if canResend, state.head == nil, state.attempt < Self.maximumResends, let request = state.request,
-                    let client = state.client,
+                if canResend, state.head == nil, state.attempt < Self.maximumResends,
                     AsyncHTTPClientFailure.mayResend(
                         after: error, method: request.method, requestHeadSent: state.requestHeadSent || state.responseSeen)
                 {
@@ -374,19 +323,19 @@
                     state.requestSent = false
                     state.responseVisited = false
                     state.sent = 0
-                    state.url = request.url
+                    state.url = nil
                     state.lastActivity = Self.now()
-                    return .resend(request, client, attempt: state.attempt)
+                    return .resend(attempt: state.attempt)
                 }
-                let reason = AsyncHTTPClientFailure.apiError(error, headReceived: state.head != nil, url: state.url)
+                let reason = AsyncHTTPClientFailure.apiError(error, headReceived: state.head != nil, url: state.url ?? request.url)
                 let (waiter, demand) = state.close(as: .completed)
                 return .fail(waiter, writer, demand, reason)
             }
             switch step {
-            case .resend(let request, let client, let attempt):
+            case .resend(let attempt):
                 // As AsyncHTTPClient's own redirects do, from within its callback: a client shut down
                 // meanwhile fails the new task, which `execute` hears of.
-                execute(request, on: client, attempt: attempt)
+                execute(attempt: attempt)
             case .fail(let waiter, let writer, let demand, let reason):
                 files?.closeAll()
                 waiter?.resume(returning: .failure(reason))
@@ -397,39 +346,15 @@
             }
         }
 
-        // MARK: The idle deadline
-
-        private func scheduleDeadline(at uptime: UInt64) -> UInt64 {
-            DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
-        }
-
-        /// Times the exchange out if nothing moved for its whole timeout (time the reader held the
-        /// body back does not count); otherwise looks again when it next could.
-        private func checkIdle() {
-            guard let timeout else { return }
-            let isIdle = state.withLock { state -> Bool in
-                guard state.writerIfRunning != nil else { return false }
-                let now = Self.now()
-                if state.demand != nil { state.lastActivity = now }
-                if now >= state.lastActivity + timeout { return true }
-                state.deadline = scheduleDeadline(at: state.lastActivity + timeout)
-                return false
-            }
-            if isIdle { end(.timedOut) }
-        }
-
         /// The most a collected body reserves up front from its `Content-Length`: 64 MiB, so that a
         /// header cannot make the process allocate what the body never brings.
         private static let largestReservation = 64 * 1024 * 1024
 
-        /// Whether a body follows `head`: not for a `HEAD`, nor a 1xx, 204 or 304, whatever their
-        /// `Content-Length` says.
-        private static func hasBody(_ head: HTTPResponseHead, method: NIOHTTP1.HTTPMethod?) -> Bool {
-            method != .HEAD && head.status.code >= 200 && head.status != .noContent && head.status != .notModified
-        }
-
-        static func now() -> UInt64 {
-            DispatchTime.now().uptimeNanoseconds
+        /// Whether a body follows `head` (the request not being a `HEAD`): not for a 1xx, 204 or 304,
+        /// whatever their `Content-Length` says.
+        private static func hasBody(_ head: HTTPResponseHead) -> Bool {
+            let code = head.status.code
+            return code >= 200 && code != 204 && code != 304
         }
     }
 #endif

@@ -144,10 +144,10 @@
             let timeout = request.timeout ?? timeout
             let (made, files) = try AsyncHTTPClientRequest.make(from: request, acceptsCompression: inflates)
             let exchange = AsyncHTTPClientExchange(
-                mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
-                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil, files: files,
-                maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
-            switch await exchange.run(made, on: client) {
+                made, on: client, mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil,
+                sendProgress: request.sendProgress, canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil,
+                files: files, maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
+            switch await exchange.run() {
             case .success(let response): return response
             // NIOSSL does not say why a certificate failed verification: look at it to tell.
             case .failure(let error): throw await AsyncHTTPClientCertificateCheck.refined(error, client: client)
