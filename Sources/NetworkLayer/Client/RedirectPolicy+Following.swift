@@ -17,7 +17,8 @@ extension RedirectPolicy {
     /// Sends `request` with `send`, then each request its redirects lead to, by this policy.
     /// - Returns: The first response that is not a redirect to follow.
     /// - Throws: What `send` throws; ``APIError/insecureRedirect(from:to:)``; ``APIError/requestFailed(_:)``
-    ///   (`httpTooManyRedirects`) past ``maximumRedirects``.
+    ///   (`httpTooManyRedirects`) past ``maximumRedirects``; ``APIError/cleartextCredentials(host:headers:)``
+    ///   for a request that would carry credentials over plain `http`.
     func send(
         _ request: TransportRequest,
         through send: (TransportRequest) async throws(APIError) -> TransportResponse
@@ -25,6 +26,7 @@ extension RedirectPolicy {
         var request = request
         var redirects = 0
         while true {
+            try checkCleartextCredentials(request.urlRequest)
             let response = try await send(request)
             guard let next = try await nextRequest(after: response.head, answering: request, redirects: redirects) else {
                 return response
@@ -89,5 +91,29 @@ extension RedirectPolicy {
 
     private static func effectivePort(_ url: URL) -> Int? {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+}
+
+extension RedirectPolicy {
+    /// Fails a request that would carry credentials in clear text: over plain `http` to a host that is
+    /// neither a loopback one nor in ``cleartextCredentialHosts``.
+    func checkCleartextCredentials(_ request: URLRequest) throws(APIError) {
+        guard let url = request.url, url.scheme?.lowercased() == "http", let fields = request.allHTTPHeaderFields,
+            !fields.isEmpty
+        else { return }
+        let credentials = Self.credentialHeaders.union(sensitiveHeaders)
+        let carried = fields.keys.filter { name in credentials.contains { $0.caseInsensitiveEquals(name) } }.sorted()
+        guard !carried.isEmpty else { return }
+        let host = (url.host ?? "").lowercased()
+        guard !Self.isLoopback(host), !cleartextCredentialHosts.contains(where: { $0.lowercased() == host }) else { return }
+        throw .cleartextCredentials(host: host, headers: carried)
+    }
+
+    /// Whether `host` names this machine: `localhost` (and names under it), `127.0.0.0/8` or `::1`.
+    static func isLoopback(_ host: String) -> Bool {
+        let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" { return true }
+        let octets = host.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 }

@@ -23,6 +23,10 @@ import Foundation
 ///   request redirected to another origin, and stay removed for the hops after it.
 /// - A redirect from `https` to `http` fails with ``APIError/insecureRedirect(from:to:)`` unless
 ///   ``allowsInsecureRedirects`` is set; even then it goes without credentials.
+/// - Credentials never travel in clear text: a request carrying any of those headers to a host over
+///   plain `http`, the first as much as a redirect, fails with
+///   ``APIError/cleartextCredentials(host:headers:)`` before it is sent, unless the host is a loopback
+///   one (`localhost`, `127.0.0.0/8`, `::1`) or listed in ``cleartextCredentialHosts``.
 ///
 /// ```swift
 /// let client = NetworkClient(redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]))
@@ -37,6 +41,10 @@ public struct RedirectPolicy: Sendable {
     /// Headers of your own that, like `Authorization`, `Proxy-Authorization` and `Cookie`, never
     /// leave their origin (an API key header, say); names are case-insensitive. None by default.
     public var sensitiveHeaders: Set<String>
+    /// Hosts to which credentials may go over plain `http` (a development server on your network, say),
+    /// besides loopback hosts, which always may; names are case-insensitive. None by default: a
+    /// request with credentials to any other `http` host fails with ``APIError/cleartextCredentials(host:headers:)``.
+    public var cleartextCredentialHosts: Set<String>
     /// Decides each redirect that the rules above allow: it gets the `3xx` and the request the client
     /// would send next (credentials already removed when the origin changes), and returns the request
     /// to send, changed as you like, or `nil` to stop and hand back the `3xx`. `nil` by default.
@@ -50,16 +58,20 @@ public struct RedirectPolicy: Sendable {
     ///   - maximumRedirects: The most redirects one request follows; 20 by default, 0 for none.
     ///   - allowsInsecureRedirects: Whether to follow a redirect from `https` to `http`; `false` by default.
     ///   - sensitiveHeaders: Headers of your own that never leave their origin; none by default.
+    ///   - cleartextCredentialHosts: Hosts besides loopback ones to which credentials may go over plain
+    ///     `http`; none by default.
     ///   - onRedirect: Decides each redirect the rules allow; `nil` (follow it) by default.
     public init(
         maximumRedirects: Int = 20,
         allowsInsecureRedirects: Bool = false,
         sensitiveHeaders: Set<String> = [],
+        cleartextCredentialHosts: Set<String> = [],
         onRedirect: (@Sendable (_ response: HTTPResponse, _ next: URLRequest) async -> URLRequest?)? = nil
     ) {
         self.maximumRedirects = maximumRedirects
         self.allowsInsecureRedirects = allowsInsecureRedirects
         self.sensitiveHeaders = sensitiveHeaders
+        self.cleartextCredentialHosts = cleartextCredentialHosts
         self.onRedirect = onRedirect
     }
 

@@ -50,6 +50,8 @@ extension APIError {
             if case .certificatePinMismatch(let bHost, let bSeen) = rhs { aHost == bHost && aSeen == bSeen } else { false }
         case .unsupportedTLSPolicy(let a): if case .unsupportedTLSPolicy(let b) = rhs { a == b } else { false }
         case .invalidTLSPolicy(let a): if case .invalidTLSPolicy(let b) = rhs { a == b } else { false }
+        case .cleartextCredentials(let a, let aHeaders):
+            if case .cleartextCredentials(let b, let bHeaders) = rhs { a == b && aHeaders == bHeaders } else { false }
         case .downloadInterrupted(let a, let aResume):
             if case .downloadInterrupted(let b, let bResume) = rhs { a == b && aResume == bResume } else { false }
         }

@@ -96,6 +96,11 @@ public enum APIError: Error, Sendable, Equatable {
     /// it, and its partial file stays until you resume or ``DownloadResumeData/discard()`` it. Other
     /// calls never throw it.
     indirect case downloadInterrupted(APIError, resumeData: DownloadResumeData)
+    /// A request carrying credentials (`headers`: `Authorization`, `Proxy-Authorization`, `Cookie` or
+    /// one of ``RedirectPolicy/sensitiveHeaders``) was about to go to `host` over plain `http`, where
+    /// anyone on the path reads them. Nothing was sent. Use `https`, or list a development host in
+    /// ``RedirectPolicy/cleartextCredentialHosts``; loopback hosts are always allowed.
+    case cleartextCredentials(host: String, headers: [String])
 
     /// The HTTP status code, when the failure is ``unacceptableStatusCode(_:_:)`` or ``validationFailed(_:_:)``
     /// (kept in a ``downloadInterrupted(_:resumeData:)`` too).
@@ -202,6 +207,9 @@ extension APIError: CustomStringConvertible, LocalizedError {
         case .downloadInterrupted(let error, let resumeData):
             "The download stopped after \(Self.bytes(resumeData.bytesReceived)) of \(Self.bytes(resumeData.expectedBytes)), "
                 + "kept for resuming: \(error.description)"
+        case .cleartextCredentials(let host, let headers):
+            "Refused to send \(headers.joined(separator: ", ")) to \(host) over plain http, where anyone on the path can read "
+                + "it; nothing was sent. Use https, or list the host in RedirectPolicy.cleartextCredentialHosts"
         }
     }
 
