@@ -99,8 +99,8 @@ extension HTTPCache {
     }
 
     /// The fields a `304` must not change in a stored response (RFC 9111 §3.2): its body's length
-    /// and encoding (the stored body is the old one), besides those never stored.
-    private static let fieldsKeptOn304: Set<String> = ["content-length", "content-encoding"]
+    /// (the stored body is the old one), besides those never stored.
+    private static let fieldsKeptOn304: Set<String> = ["content-length"]
 
     /// `stored` with the headers of `notModified` in place of its own (RFC 9111 §3.2, §4.3.4), and
     /// the times of the validation; `nil` when the `304` names another representation (a

@@ -67,15 +67,17 @@ struct HTTPCacheSuiteReuseTests {
         #expect(harness.sent == 1)
     }
 
-    @Test("update304 304-etag-update-response-Content-Range: a 304 updates Content-Range, returned and stored")
-    func contentRangeOn304() async throws {
+    @Test(
+        "update304 304-etag-update-response-Content-Range, -Content-Encoding: a 304 updates them, returned and stored",
+        arguments: ["Content-Range", "Content-Encoding"])
+    func updatedOn304(field: String) async throws {
         let harness = CacheHarness()
-        harness.serve(["Cache-Control": "max-age=2", "ETag": #""e""#, "Content-Range": "A"])
+        harness.serve(["Cache-Control": "max-age=2", "ETag": #""e""#, field: "A"])
         _ = try await harness.get()
         harness.clock.advance(3)
-        harness.serve(["Cache-Control": "max-age=3600", "ETag": #""e""#, "Content-Range": "B"], status: 304)
-        #expect(try await harness.get().headers["Content-Range"] == "B")
-        #expect(try await harness.get().headers["Content-Range"] == "B")
+        harness.serve(["Cache-Control": "max-age=3600", "ETag": #""e""#, field: "B"], status: 304)
+        #expect(try await harness.get().headers[field] == "B")
+        #expect(try await harness.get().headers[field] == "B")
     }
 
     @Test("cc-stale stale-if-error-cc-request: a response fresh for no time is kept for a request's stale-if-error")
