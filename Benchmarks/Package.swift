@@ -64,6 +64,12 @@ let package = Package(
             ],
             path: "Sources/RequestProfile"
         ),
+        // The public HTTP cache conformance suite against HTTPCache (Benchmarks/scripts/cache-conformance.sh).
+        .executableTarget(
+            name: "cache-conformance",
+            dependencies: [.product(name: "NetworkLayer", package: "NetworkLayer")],
+            path: "Sources/CacheConformance"
+        ),
         // One large transfer per process, ours or raw, for its peak memory (Benchmarks/scripts/transfer-memory.py).
         .executableTarget(
             name: "transfer-memory",

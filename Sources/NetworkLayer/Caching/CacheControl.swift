@@ -3,7 +3,8 @@ import Foundation
 /// The directives of a `Cache-Control` field (RFC 9111 §5.2), parsed on its bytes.
 ///
 /// Names are lowercased; a directive that appears twice keeps its first value (§4.2.1); a value may
-/// be a token or a quoted string (its quotes and backslash escapes removed).
+/// be a token or a quoted string (its quotes and backslash escapes removed). As the grammar has no
+/// whitespace around `=`, `max-age =5` is not a `max-age` and `max-age= 5` is an invalid one.
 struct CacheControl: Sendable, Equatable {
     /// Each directive's value, `nil` for one without `=`.
     private(set) var directives: [String: String?] = [:]
@@ -21,12 +22,19 @@ struct CacheControl: Sendable, Equatable {
             while index < bytes.count, bytes[index] == UInt8(ascii: ",") || Self.isSpace(bytes[index]) { index += 1 }
             let nameStart = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ",") { index += 1 }
-            let name = Self.trimmed(bytes[nameStart..<index]).lowercased()
+            var name = Self.trimmed(bytes[nameStart..<index]).lowercased()
             var argument: String?
             if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+                // The grammar has no whitespace around `=`: a name before a space is not the
+                // directive (it is ignored), and a value after one is invalid (empty).
+                if index > nameStart, Self.isSpace(bytes[index - 1]) { name = "" }
                 index += 1
+                let spaced = index < bytes.count && Self.isSpace(bytes[index])
                 while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
-                if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                if spaced {
+                    while index < bytes.count, bytes[index] != UInt8(ascii: ",") { index += 1 }
+                    argument = ""
+                } else if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
                     index += 1
                     var unquoted: [UInt8] = []
                     while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {

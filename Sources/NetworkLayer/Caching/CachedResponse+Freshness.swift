@@ -36,11 +36,33 @@ extension CachedResponse {
     func currentAge(at now: Date) -> TimeInterval {
         let headers = response.headers
         let dateValue = headers["Date"].flatMap { HTTPDate.parse($0) } ?? responseTime
-        let ageValue = headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageValue = headers["Age"].flatMap(Self.ageSeconds) ?? 0
         let apparentAge = max(0, responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedInitialAge = max(apparentAge, TimeInterval(ageValue) + responseDelay)
         return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+    }
+
+    /// The seconds of an `Age` field: its first member when it is a list (two lines arrive joined
+    /// by a comma), `nil` when that is not delta-seconds, which is then ignored (RFC 9111 §5.1).
+    static func ageSeconds(_ value: String) -> Int? {
+        let first = value.utf8.prefix { $0 != UInt8(ascii: ",") }
+        return CacheControl.deltaSeconds(String(decoding: first, as: UTF8.self).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// Whether its `no-cache` has no field names: it must be revalidated before each use (RFC 9111
+    /// §5.2.2.4). With field names, only those fields wait for a revalidation (``noCacheFieldNames``).
+    var requiresRevalidation: Bool {
+        guard let entry = cacheControl.directives["no-cache"] else { return false }
+        return noCacheFieldNames.isEmpty || entry == nil
+    }
+
+    /// The fields its `no-cache="…"` names, lowercased: not sent without a revalidation.
+    var noCacheFieldNames: [String] {
+        guard case .some(.some(let value)) = cacheControl.directives["no-cache"] else { return [] }
+        return value.utf8.split(separator: UInt8(ascii: ",")).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+        }.filter { !$0.isEmpty }
     }
 
     /// Whether the response has a validator to revalidate it with.
@@ -61,7 +83,11 @@ extension CachedResponse {
     func matchesVary(of request: URLRequest) -> Bool {
         for name in varyNames {
             if name == "*" { return false }
-            if Self.normalized(request.value(forHTTPHeaderField: name)) != Self.normalized(varyingRequestHeaders[name]) { return false }
+            if Self.normalized(request.value(forHTTPHeaderField: name), name: name)
+                != Self.normalized(varyingRequestHeaders[name], name: name)
+            {
+                return false
+            }
         }
         return true
     }
@@ -76,24 +102,30 @@ extension CachedResponse {
     }
 
     /// A header value with the whitespace around its comma-separated items removed, for comparing
-    /// (§4.1 allows normalising): ` 1, 2 ` is `1,2`.
-    private static func normalized(_ value: String?) -> String? {
+    /// (§4.1 allows normalising): ` 1, 2 ` is `1,2`. The language ranges of `Accept-Language`
+    /// are compared in any case and order (RFC 9110 §12.5.4).
+    private static func normalized(_ value: String?, name: String) -> String? {
         value.map { value in
-            value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }.joined(separator: ",")
+            var items = value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+            if name == "accept-language" { items = items.map { $0.lowercased() }.sorted() }
+            return items.joined(separator: ",")
         }
     }
 
     /// Whether a private cache may store `response` to `request` (RFC 9111 §3): not `no-store`
-    /// (either side), a final status it understands, not a `206` nor a `304`, not to a request with
+    /// (either side; a response's `must-understand` overrides it for a status this cache knows), a final status it understands, not a `206` nor a `304`, not to a request with
     /// `Authorization` unless the response says `public`, `s-maxage` or `must-revalidate` (§3.5), and
-    /// either explicitly fresh or of a heuristically cacheable status; and worth keeping: fresh for a
-    /// while, revalidatable, or allowed to be served stale on errors.
+    /// either explicitly fresh or of a heuristically cacheable status; and worth keeping: with explicit
+    /// freshness (even none, for a request's `max-stale`), fresh for a while, revalidatable, or allowed
+    /// to be served stale on errors.
     static func isStorable(_ response: CachedResponse, for request: URLRequest, requestDirectives: CacheControl) -> Bool {
         let directives = response.cacheControl
         let status = response.response.statusCode
-        guard !requestDirectives.contains("no-store"), !directives.contains("no-store"), (200...599).contains(status),
-            status != 206, status != 304
+        // `must-understand` stands for `no-store` when the cache knows the status's rules (RFC 9111 §5.2.2.3).
+        let understood = directives.contains("must-understand") && heuristicallyCacheableStatuses.contains(status)
+        guard !requestDirectives.contains("no-store"), !directives.contains("no-store") || understood, (200...599).contains(status),
+            status != 206, status != 304, !directives.contains("must-understand") || understood
         else { return false }
         if request.value(forHTTPHeaderField: "Authorization") != nil,
             !(directives.contains("public") || directives.contains("s-maxage") || directives.contains("must-revalidate"))
@@ -104,6 +136,8 @@ extension CachedResponse {
             directives.contains("max-age") || response.response.headers["Expires"] != nil || directives.contains("public")
             || directives.contains("private")
         guard explicit || heuristicallyCacheableStatuses.contains(status) else { return false }
-        return response.freshnessLifetime > 0 || response.hasValidator || directives.contains("stale-if-error")
+        // Explicitly fresh for no time, it still serves a request's `max-stale` or `stale-if-error`.
+        return directives.contains("max-age") || response.response.headers["Expires"] != nil || response.freshnessLifetime > 0
+            || response.hasValidator || directives.contains("stale-if-error")
     }
 }

@@ -11,6 +11,9 @@ extension HTTPCache {
         case fresh
         /// Answer it though stale: the request's `max-stale` allows it.
         case stale
+        /// Answer it though stale, and revalidate it in the background: its `stale-while-revalidate`
+        /// allows it (RFC 5861 §3).
+        case staleWhileRevalidate
         /// Ask the server first.
         case validate
     }
@@ -23,13 +26,18 @@ extension HTTPCache {
         let lifetime = stored.freshnessLifetime
         let isFresh = age < lifetime
         // An immutable response is not revalidated while fresh, even on a reload.
-        if isFresh, response.contains("immutable"), !response.contains("no-cache") { return .fresh }
-        if response.contains("no-cache") || directives.contains("no-cache") { return .validate }
+        if isFresh, response.contains("immutable"), !stored.requiresRevalidation { return .fresh }
+        if stored.requiresRevalidation || directives.contains("no-cache") { return .validate }
         if let maxAge = directives.seconds("max-age"), age > TimeInterval(maxAge) { return .validate }
         if let minFresh = directives.seconds("min-fresh"), lifetime - age < TimeInterval(minFresh) { return .validate }
         if isFresh { return .fresh }
         if !response.contains("must-revalidate"), let maxStale = directives.maxStale, age - lifetime <= TimeInterval(maxStale) {
             return .stale
+        }
+        if !response.contains("must-revalidate"), let window = response.seconds("stale-while-revalidate"),
+            age - lifetime <= TimeInterval(window)
+        {
+            return .staleWhileRevalidate
         }
         return .validate
     }
@@ -39,7 +47,7 @@ extension HTTPCache {
     /// `must-revalidate` or `no-cache` (RFC 9111 §5.2.2.2, §5.2.2.4).
     static func staleIfErrorAllows(_ stored: CachedResponse, directives: CacheControl, at now: Date) -> Bool {
         let response = stored.cacheControl
-        guard !response.contains("must-revalidate"), !response.contains("no-cache") else { return false }
+        guard !response.contains("must-revalidate"), !stored.requiresRevalidation else { return false }
         guard let allowance = [response.seconds("stale-if-error"), directives.seconds("stale-if-error")].compactMap({ $0 }).max()
         else { return false }
         return stored.currentAge(at: now) - stored.freshnessLifetime <= TimeInterval(allowance)
@@ -56,21 +64,43 @@ extension HTTPCache {
     }
 
     /// The stored response as an answer: its status, headers (with its current `Age` and
-    /// ``outcomeHeader``) and body.
+    /// ``outcomeHeader``; without the fields its `no-cache="…"` names unless just revalidated) and body.
     static func answer(with stored: CachedResponse, _ outcome: Outcome, at now: Date) -> TransportResponse {
         var headers = stored.response.headers
+        if outcome != .revalidated {
+            for name in stored.noCacheFieldNames { headers.remove(name: name) }
+        }
         headers.add(name: "Age", value: String(Int(min(stored.currentAge(at: now), TimeInterval(CacheControl.maximumSeconds)))))
         headers.add(name: outcomeHeader, value: outcome.rawValue)
         return TransportResponse(
             HTTPResponse(statusCode: stored.response.statusCode, headers: headers, body: stored.response.body, url: stored.response.url))
     }
 
-    /// The fields a `304` must not change in a stored response (RFC 9111 §3.2): its body's framing
-    /// and encoding, and the hop-by-hop fields.
-    private static let fieldsKeptOn304: Set<String> = [
-        "content-length", "content-encoding", "content-range", "transfer-encoding", "connection", "keep-alive", "te", "trailer",
-        "upgrade", "proxy-connection", outcomeHeader.lowercased(),
+    /// The fields a cache does not store (RFC 9111 §3.1): the hop-by-hop ones, and this cache's own marker.
+    private static let unstoredFields: Set<String> = [
+        "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade", outcomeHeader.lowercased(),
     ]
+
+    /// The fields of `response` not to store: ``unstoredFields`` and those its `Connection` names.
+    private static func unstored(in response: HTTPResponse) -> Set<String> {
+        var names = unstoredFields
+        for name in (response.headers["Connection"] ?? "").utf8.split(separator: UInt8(ascii: ",")) {
+            names.insert(String(decoding: name, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased())
+        }
+        return names
+    }
+
+    /// `response` as it is stored: without the fields a cache must not store (RFC 9111 §3.1).
+    static func storable(_ response: HTTPResponse) -> HTTPResponse {
+        let unstored = unstored(in: response)
+        guard response.headers.contains(where: { unstored.contains($0.name.lowercased()) }) else { return response }
+        let kept = HTTPHeaders(response.headers.filter { !unstored.contains($0.name.lowercased()) })
+        return HTTPResponse(statusCode: response.statusCode, headers: kept, body: response.body, url: response.url)
+    }
+
+    /// The fields a `304` must not change in a stored response (RFC 9111 §3.2): its body's length
+    /// (the stored body is the old one), besides those never stored.
+    private static let fieldsKeptOn304: Set<String> = ["content-length"]
 
     /// `stored` with the headers of `notModified` in place of its own (RFC 9111 §3.2, §4.3.4), and
     /// the times of the validation; `nil` when the `304` names another representation (a
@@ -84,7 +114,8 @@ extension HTTPCache {
             return nil
         }
         var headers = stored.response.headers
-        for field in notModified.headers where !fieldsKeptOn304.contains(field.name.lowercased()) {
+        let kept = fieldsKeptOn304.union(unstored(in: notModified))
+        for field in notModified.headers where !kept.contains(field.name.lowercased()) {
             headers.add(name: field.name, value: field.value)
         }
         var updated = stored

@@ -15,8 +15,9 @@ import Foundation
 /// ```
 ///
 /// It serves the calls that take their body whole (`send`, `fetch`, `response`); streams, downloads
-/// and calls with progress pass through untouched, as do requests that carry their own conditional or `Range`
-/// headers. A response that came from it carries an `Age` header and ``outcomeHeader``, which
+/// and calls with progress pass through untouched. A request with its own `If-None-Match` or a
+/// single byte `Range` is answered from a fresh stored response (a `304`, a `206`); other
+/// conditional requests go to the network untouched. A response that came from it carries an `Age` header and ``outcomeHeader``, which
 /// ``outcome(of:)`` reads: ``Outcome/hit``, ``Outcome/revalidated`` (a `304` confirmed it; the stored
 /// body comes back with its stored status, `200` say) or ``Outcome/stale``.
 public struct HTTPCache: Interceptor {
@@ -36,15 +37,27 @@ public struct HTTPCache: Interceptor {
 
     /// Where the responses are kept.
     public let storage: any HTTPCacheStorage
+    /// What revalidates `stale-while-revalidate` responses in the background; `nil` revalidates them first.
+    public let revalidationTransport: (any HTTPTransport)?
     /// The clock ages are counted with.
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
+    /// The keys being revalidated in the background, so that each is revalidated once at a time.
+    let revalidating = Locked(Set<String>())
 
     /// Creates a cache.
     /// - Parameters:
     ///   - storage: Where responses are kept; a ``MemoryCacheStorage`` of 10 MiB by default.
+    ///   - revalidationTransport: Sends the background revalidations `stale-while-revalidate`
+    ///     (RFC 5861) allows, usually the client's own transport: the stale response is answered at
+    ///     once and this transport refreshes it after. `nil` (the default) revalidates such a
+    ///     response before answering, as if it had no `stale-while-revalidate`.
     ///   - now: The present, for ages and freshness; the system clock by default (tests pass a fake one).
-    public init(storage: any HTTPCacheStorage = MemoryCacheStorage(), now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        storage: any HTTPCacheStorage = MemoryCacheStorage(), revalidationTransport: (any HTTPTransport)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.storage = storage
+        self.revalidationTransport = revalidationTransport
         self.now = now
     }
 
@@ -59,50 +72,56 @@ public struct HTTPCache: Interceptor {
         context: RequestContext,
         next: (URLRequest) async throws(APIError) -> TransportResponse
     ) async throws(APIError) -> TransportResponse {
-        guard let url = request.url, let key = Self.key(for: url) else { return try await next(request) }
+        // What the network sends never claims to come from the cache.
+        func send(_ request: URLRequest) async throws(APIError) -> TransportResponse {
+            try await next(request).withoutOutcomeHeader()
+        }
+        guard let url = request.url, let key = Self.key(for: url) else { return try await send(request) }
         switch request.httpMethod?.uppercased() ?? "GET" {
         case "GET":
             break
         case "HEAD":
-            let received = try await next(request)
+            let received = try await send(request)
             updateMetadata(for: request, key: key, from: received.head)
             return received
         case "OPTIONS", "TRACE":
-            return try await next(request)
+            return try await send(request)
         default:
             // An unsafe method's non-error response invalidates what is stored for its target (§4.4).
-            let received = try await next(request)
+            let received = try await send(request)
             if (200..<400).contains(received.head.statusCode) { invalidate(url, after: received.head) }
             return received
         }
-        let conditionals = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-        if context.isStreamed || conditionals.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
-            return try await next(request)
-        }
         let directives = Self.requestDirectives(of: request)
+        // A request that says `no-store` wants nothing kept of it: it goes to the network untouched.
+        if context.isStreamed || directives.contains("no-store") { return try await send(request) }
         let requestTime = now()
         let variants = storage.responses(for: key)
         let stored = variants.first { $0.matchesVary(of: request) }
+        if let conditional = Self.conditionalAnswer(to: request, from: stored, directives: directives, at: requestTime) {
+            return conditional
+        }
+        if Self.conditionalFields.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
+            return try await send(request)
+        }
         if let stored {
             switch Self.use(stored, directives: directives, at: requestTime) {
             case .fresh: return Self.answer(with: stored, .hit, at: requestTime)
             case .stale: return Self.answer(with: stored, .stale, at: requestTime)
+            case .staleWhileRevalidate:
+                if let transport = revalidationTransport {
+                    revalidateInBackground(stored, request: Self.conditional(request, on: stored), key: key, over: transport)
+                    return Self.answer(with: stored, .stale, at: requestTime)
+                }
             case .validate: break
             }
         }
         if directives.contains("only-if-cached") {
             return TransportResponse(HTTPResponse(statusCode: 504, url: url))
         }
-        var conditional = request
-        if let stored {
-            if let etag = stored.response.headers["ETag"] { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-            if let lastModified = stored.response.headers["Last-Modified"] {
-                conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
-            }
-        }
         let received: TransportResponse
         do {
-            received = try await next(conditional)
+            received = try await send(stored.map { Self.conditional(request, on: $0) } ?? request)
         } catch {
             if let stored, error.isNetworkFailure, Self.staleIfErrorAllows(stored, directives: directives, at: now()) {
                 return Self.answer(with: stored, .stale, at: now())
@@ -113,10 +132,10 @@ public struct HTTPCache: Interceptor {
         if let stored, received.head.statusCode == 304 {
             guard let updated = Self.updated(stored, with: received.head, requestTime: requestTime, responseTime: responseTime) else {
                 // The 304 is about another representation: forget ours and ask again, unconditionally.
-                storage.setResponses(variants.filter { $0 != stored }, for: key)
-                return try await store(next(request), for: request, key: key, directives: directives, requestTime: requestTime)
+                storage.setResponses(storage.responses(for: key).filter { $0 != stored }, for: key)
+                return try await store(send(request), for: request, key: key, directives: directives, requestTime: requestTime)
             }
-            storage.setResponses([updated] + variants.filter { $0 != stored }, for: key)
+            storage.setResponses([updated] + storage.responses(for: key).filter { $0 != stored }, for: key)
             return Self.answer(with: updated, .revalidated, at: responseTime)
         }
         if let stored, [500, 502, 503, 504].contains(received.head.statusCode),
@@ -128,13 +147,27 @@ public struct HTTPCache: Interceptor {
         return try await store(received, for: request, key: key, directives: directives, requestTime: requestTime)
     }
 
+    /// The request fields that make a request conditional or partial.
+    static let conditionalFields = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
+
+    /// `request` made conditional on `stored`'s validators: `If-None-Match` its `ETag` (as the
+    /// server sent it), `If-Modified-Since` its `Last-Modified`.
+    static func conditional(_ request: URLRequest, on stored: CachedResponse) -> URLRequest {
+        var conditional = request
+        if let etag = stored.response.headers["ETag"] { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified = stored.response.headers["Last-Modified"] {
+            conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+        }
+        return conditional
+    }
+
     /// Reads `received` whole and stores it when it may be (replacing the response stored for the
     /// same `Vary` values); returns it, its body in memory.
     private func store(
         _ received: TransportResponse, for request: URLRequest, key: String, directives: CacheControl, requestTime: Date
     ) async throws(APIError) -> TransportResponse {
         let response = try await received.collected()
-        var candidate = CachedResponse(response: response, requestTime: requestTime, responseTime: now())
+        var candidate = CachedResponse(response: Self.storable(response), requestTime: requestTime, responseTime: now())
         candidate.varyingRequestHeaders = CachedResponse.varyingHeaders(of: request, for: candidate)
         let variants = storage.responses(for: key)
         let others = variants.filter { !$0.matchesVary(of: request) }

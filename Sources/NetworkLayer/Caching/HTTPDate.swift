@@ -1,61 +1,89 @@
 import Foundation
 
-/// HTTP dates (RFC 9110 §5.6.7), parsed on bytes: the IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`,
-/// and as a recipient should, the obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and asctime
-/// `Sun Nov  6 08:49:37 1994` forms.
+/// HTTP dates (RFC 9110 §5.6.7), parsed on bytes and strictly by their grammar: the IMF-fixdate
+/// `Sun, 06 Nov 1994 08:49:37 GMT`, and as a recipient should, the obsolete RFC 850
+/// `Sunday, 06-Nov-94 08:49:37 GMT` and asctime `Sun Nov  6 08:49:37 1994` forms. Names are read in
+/// any case; anything else (a missing comma, doubled spaces, a two-digit year outside RFC 850, a
+/// zone other than `GMT`) is not a date, so an `Expires` in it means already expired.
 enum HTTPDate {
     private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let days = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let longDays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
     /// The date `text` names, or `nil` when it is not an HTTP date.
     /// - Parameters:
     ///   - text: A field value such as `Date`, `Expires` or `Last-Modified`.
     ///   - now: The present, to place a two-digit RFC 850 year within 50 years of it.
     static func parse(_ text: String, now: Date = Date()) -> Date? {
-        // Words separated by spaces, commas and dashes; colons stay inside the time.
-        let separators: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: ","), UInt8(ascii: "-"), UInt8(ascii: "\t")]
-        var words = text.utf8.split(whereSeparator: { separators.contains($0) }).map { String(decoding: $0, as: UTF8.self) }
-        guard words.count >= 5, let first = words.first, first.utf8.allSatisfy(isLetter) else { return nil }
-        words.removeFirst()
-        let day: Int
-        let month: Int
-        let year: Int
-        let time: String
-        if let asctimeMonth = monthNumber(words[0]) {
-            // asctime: month day time year.
-            guard words.count == 4, let parsedDay = Int(words[1]), let parsedYear = Int(words[3]), words[3].utf8.count == 4 else {
-                return nil
-            }
-            (day, month, year, time) = (parsedDay, asctimeMonth, parsedYear, words[2])
-        } else {
-            // IMF-fixdate and RFC 850: day month year time GMT.
-            guard words.count == 5, words[4] == "GMT", let parsedDay = Int(words[0]), let parsedMonth = monthNumber(words[1]),
-                let parsedYear = Int(words[2])
-            else { return nil }
-            switch words[2].utf8.count {
-            case 4: year = parsedYear
-            case 2: year = fullYear(twoDigits: parsedYear, now: now)
-            default: return nil
-            }
-            (day, month, time) = (parsedDay, parsedMonth, words[3])
-        }
-        let clock = time.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }) else { return nil }
-        let parts = clock.compactMap { Int(String(decoding: $0, as: UTF8.self)) }
-        guard parts.count == 3, (0...23).contains(parts[0]), (0...59).contains(parts[1]), (0...60).contains(parts[2]),
-            (1...31).contains(day), year >= 1
+        let bytes = Array(text.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+        guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")) else { return asctime(bytes) }
+        let dayName = lowercased(bytes[..<comma])
+        let rest = Array(bytes[(comma + 1)...])
+        if days.contains(dayName) { return imfFixdate(rest) }
+        if longDays.contains(dayName) { return rfc850(rest, now: now) }
+        return nil
+    }
+
+    /// `SP 2DIGIT SP month SP 4DIGIT SP time SP GMT`, after `day-name ","`.
+    private static func imfFixdate(_ bytes: [UInt8]) -> Date? {
+        guard bytes.count == 25, bytes[0] == space, bytes[3] == space, bytes[7] == space, bytes[12] == space, bytes[21] == space,
+            lowercased(bytes[22...]) == "gmt", let day = number(bytes[1..<3]), let month = monthNumber(bytes[4..<7]),
+            let year = number(bytes[8..<12])
         else { return nil }
-        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + parts[0] * 3600 + parts[1] * 60 + parts[2]
+        return date(year: year, month: month, day: day, time: bytes[13..<21])
+    }
+
+    /// `SP 2DIGIT "-" month "-" 2DIGIT SP time SP GMT`, after `day-name-l ","`.
+    private static func rfc850(_ bytes: [UInt8], now: Date) -> Date? {
+        let dash = UInt8(ascii: "-")
+        guard bytes.count == 23, bytes[0] == space, bytes[3] == dash, bytes[7] == dash, bytes[10] == space, bytes[19] == space,
+            lowercased(bytes[20...]) == "gmt", let day = number(bytes[1..<3]), let month = monthNumber(bytes[4..<7]),
+            let twoDigits = number(bytes[8..<10])
+        else { return nil }
+        return date(year: fullYear(twoDigits: twoDigits, now: now), month: month, day: day, time: bytes[11..<19])
+    }
+
+    /// `day-name SP month SP ( 2DIGIT / ( SP DIGIT ) ) SP time SP 4DIGIT`.
+    private static func asctime(_ bytes: [UInt8]) -> Date? {
+        guard bytes.count == 24, bytes[3] == space, bytes[7] == space, bytes[10] == space, bytes[19] == space,
+            days.contains(lowercased(bytes[0..<3])), let month = monthNumber(bytes[4..<7]),
+            let day = bytes[8] == space ? number(bytes[9..<10]) : number(bytes[8..<10]), let year = number(bytes[20..<24])
+        else { return nil }
+        return date(year: year, month: month, day: day, time: bytes[11..<19])
+    }
+
+    /// The date of `time` (`HH:MM:SS`) on that day, when all are in range.
+    private static func date(year: Int, month: Int, day: Int, time: ArraySlice<UInt8>) -> Date? {
+        let colon = UInt8(ascii: ":")
+        let start = time.startIndex
+        guard time.count == 8, time[start + 2] == colon, time[start + 5] == colon, let hour = number(time[start..<start + 2]),
+            let minute = number(time[start + 3..<start + 5]), let second = number(time[start + 6..<start + 8]),
+            hour <= 23, minute <= 59, second <= 60, (1...31).contains(day), year >= 1
+        else { return nil }
+        let seconds = daysSinceEpoch(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    private static func isLetter(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    private static let space = UInt8(ascii: " ")
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == space || byte == UInt8(ascii: "\t")
+    }
+
+    /// The ASCII letters of `bytes`, lowercased.
+    private static func lowercased(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// The number written by `bytes`, all digits.
+    private static func number(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
     }
 
     /// The month 1–12 of a three-letter name, any case.
-    private static func monthNumber(_ name: String) -> Int? {
-        guard name.utf8.count == 3, let index = months.firstIndex(of: name.lowercased()) else { return nil }
-        return index + 1
+    private static func monthNumber(_ bytes: ArraySlice<UInt8>) -> Int? {
+        months.firstIndex(of: lowercased(bytes)).map { $0 + 1 }
     }
 
     /// RFC 9110 §5.6.7: a two-digit year more than 50 years in the future is the most recent past

@@ -94,5 +94,26 @@ extension ArticleTests {
             #expect(HTTPCache.outcome(of: response.response) == .stale)
             #expect(stubs.requests.count == 1)
         }
+
+        @Test("Stay up: the client's own transport revalidates stale-while-revalidate responses in the background")
+        func revalidationTransport() async throws {
+            // The snippet, as written: it compiles.
+            let transport = URLSessionTransport(session: URLSession(configuration: NetworkClient.defaultConfiguration()))
+            let client = NetworkClient(transport: transport, interceptors: [HTTPCache(revalidationTransport: transport)])
+            #expect(client.interceptors.count == 1)
+
+            // The same over stubs: a response stale within its window is answered, then refreshed behind it.
+            let stubs = StubTransport()
+            var headers = Self.popular(maxAge: 60, date: Date().addingTimeInterval(-120)).headers
+            headers["Cache-Control"] = "max-age=60, stale-while-revalidate=3600"
+            stubs.register(.get, "/3/movie/popular", StubResponse(headers: headers, body: Data(#"{"page":1,"results":[]}"#.utf8)))
+            let stubbed = NetworkClient(transport: stubs, interceptors: [HTTPCache(revalidationTransport: stubs)])
+            _ = try await stubbed.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            let response = try await stubbed.response(for: MovieAPI.popular(page: 1), as: MoviePage.self)
+            #expect(HTTPCache.outcome(of: response.response) == .stale)
+            let deadline = ContinuousClock.now + .seconds(5)
+            while stubs.requests.count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(stubs.requests.count == 2)
+        }
     }
 }

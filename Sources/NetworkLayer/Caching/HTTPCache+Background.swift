@@ -1,0 +1,36 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension HTTPCache {
+    /// Revalidates `stored` with `request` (made conditional on it) over `transport` in a task of
+    /// its own, after the stale response was answered (RFC 5861 §3); at most one at a time per key.
+    func revalidateInBackground(_ stored: CachedResponse, request: URLRequest, key: String, over transport: any HTTPTransport) {
+        guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        let cache = self
+        Task {
+            await cache.refresh(stored, request: request, key: key, over: transport)
+            cache.revalidating.withLock { _ = $0.remove(key) }
+        }
+    }
+
+    /// Sends `request` and stores what it brings: a `304` updates `stored`, another storable
+    /// response replaces it, anything else forgets it. A failure leaves it as it is.
+    private func refresh(_ stored: CachedResponse, request: URLRequest, key: String, over transport: any HTTPTransport) async {
+        let requestTime = now()
+        guard let received = try? await transport.data(for: TransportRequest(request)).withoutOutcomeHeader() else { return }
+        let responseTime = now()
+        let others = storage.responses(for: key).filter { $0 != stored && !$0.matchesVary(of: request) }
+        if received.statusCode == 304 {
+            let updated = Self.updated(stored, with: received, requestTime: requestTime, responseTime: responseTime)
+            storage.setResponses((updated.map { [$0] } ?? []) + others, for: key)
+            return
+        }
+        var candidate = CachedResponse(response: Self.storable(received), requestTime: requestTime, responseTime: responseTime)
+        candidate.varyingRequestHeaders = CachedResponse.varyingHeaders(of: request, for: candidate)
+        let isStorable = CachedResponse.isStorable(candidate, for: request, requestDirectives: Self.requestDirectives(of: request))
+        storage.setResponses((isStorable ? [candidate] : []) + others, for: key)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import NetworkLayer
+import NetworkLayerTesting
+import Testing
+
+/// `stale-while-revalidate` (RFC 5861 §3), the suite's `cc-stale` case `stale-while-revalidate`.
+@Suite("HTTPCache stale-while-revalidate")
+struct HTTPCacheStaleWhileRevalidateTests {
+    /// Waits (a few seconds at most) until `harness` has seen `count` requests.
+    private func waitForRequests(_ count: Int, in harness: CacheHarness) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while harness.sent < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    @Test("cc-stale stale-while-revalidate: served stale at once, revalidated in the background, the new response stored")
+    func servesStaleAndRevalidates() async throws {
+        let harness = CacheHarness()
+        let cache = HTTPCache(storage: harness.storage, revalidationTransport: harness.stubs, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60", "ETag": #""a""#], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        harness.clock.advance(3)
+        harness.serve(["Cache-Control": "max-age=3600", "ETag": #""b""#], body: "v2")
+        let stale = try await client.response(for: TestEndpoint(), as: String.self)
+        #expect(stale.value == "v1")
+        #expect(HTTPCache.outcome(of: stale.response) == .stale)
+        try await waitForRequests(2, in: harness)
+        #expect(harness.stubs.requests.last?.headers["If-None-Match"] == #""a""#)
+        var refreshed = try await client.response(for: TestEndpoint(), as: String.self)
+        // The background task stores what it got as soon as it has it; give it its turn.
+        let deadline = ContinuousClock.now + .seconds(5)
+        while refreshed.value != "v2", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+            refreshed = try await client.response(for: TestEndpoint(), as: String.self)
+        }
+        #expect(refreshed.value == "v2")
+        #expect(HTTPCache.outcome(of: refreshed.response) == .hit)
+        #expect(harness.sent == 2)
+    }
+
+    @Test("Past its window, or without a revalidation transport, a stale-while-revalidate response is revalidated first")
+    func revalidatesFirstOtherwise() async throws {
+        for (pause, transport) in [(120.0, true), (3.0, false)] {
+            let harness = CacheHarness()
+            let cache = HTTPCache(
+                storage: harness.storage, revalidationTransport: transport ? harness.stubs : nil,
+                now: { [clock = harness.clock] in clock.now })
+            let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+            harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
+            _ = try await client.response(for: TestEndpoint(), as: String.self)
+            harness.clock.advance(pause)
+            harness.serve(["Cache-Control": "max-age=3600"], body: "v2")
+            let answer = try await client.response(for: TestEndpoint(), as: String.self)
+            #expect(answer.value == "v2", "pause \(pause), transport \(transport)")
+            #expect(HTTPCache.outcome(of: answer.response) == nil)
+        }
+    }
+}
