@@ -20,7 +20,10 @@ extension HTTPCache {
     /// response replaces it, anything else forgets it. A failure leaves it as it is.
     private func refresh(_ stored: CachedResponse, request: URLRequest, key: String, over transport: any HTTPTransport) async {
         let requestTime = now()
-        guard let received = try? await transport.data(for: TransportRequest(request)).withoutOutcomeHeader() else { return }
+        // No client stands behind this request: the body is bounded as a client's would be by default.
+        var transportRequest = TransportRequest(request)
+        transportRequest.maximumBodySize = ResponseLimits.default.inMemory
+        guard let received = try? await transport.data(for: transportRequest).withoutOutcomeHeader() else { return }
         let responseTime = now()
         let others = storage.responses(for: key).filter { $0 != stored && !$0.matchesVary(of: request) }
         if received.statusCode == 304 {

@@ -55,4 +55,29 @@ struct HTTPCacheStaleWhileRevalidateTests {
             #expect(HTTPCache.outcome(of: answer.response) == nil)
         }
     }
+
+    @Test("A background revalidation bounds the body it collects as a client does by default")
+    func backgroundBodyBounded() async throws {
+        let harness = CacheHarness()
+        let recorder = LimitRecorder(base: harness.stubs)
+        let cache = HTTPCache(storage: harness.storage, revalidationTransport: recorder, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        harness.clock.advance(3)
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        try await waitForRequests(2, in: harness)
+        #expect(recorder.limits.withLock { $0 } == [ResponseLimits.default.inMemory])
+    }
+}
+
+/// A transport that records the body limit of every request, then sends it through `base`.
+private struct LimitRecorder: HTTPTransport {
+    let base: any HTTPTransport
+    let limits = Locked<[Int64?]>([])
+
+    func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
+        limits.withLock { $0.append(request.maximumBodySize) }
+        return try await base.send(request)
+    }
 }
