@@ -40,7 +40,8 @@ struct TestRun {
         let statuses = Set(100..<1000)
         let plain = NetworkClient(transport: transport, acceptableStatusCodes: statuses, redirectPolicy: .doNotFollow)
         let client = NetworkClient(
-            transport: transport, acceptableStatusCodes: statuses, interceptors: withCache ? [HTTPCache(revalidationTransport: transport)] : [],
+            transport: transport, acceptableStatusCodes: statuses,
+            interceptors: withCache ? [HTTPCache(revalidationTransport: transport)] : [],
             redirectPolicy: .doNotFollow)
         do {
             try await putConfiguration(plain)
