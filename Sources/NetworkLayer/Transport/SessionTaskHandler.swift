@@ -290,6 +290,9 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 let received = Int64(state.collected.count) + Int64(data.count)
                 if let limit = maximumBodySize, received > limit {
                     tooLarge = .responseTooLarge(.inMemory, limit: limit, received: received)
+                } else if state.collected.isEmpty {
+                    // A body in one chunk is that chunk: no buffer to allocate and copy it into.
+                    state.collected = data
                 } else {
                     state.collected.append(data)
                 }
