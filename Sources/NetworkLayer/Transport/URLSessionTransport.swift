@@ -86,8 +86,8 @@ public struct URLSessionTransport: HTTPTransport {
         #if canImport(FoundationNetworking)
             // A server may answer (a 307, say) before reading a large body; FoundationNetworking then
             // reuses that connection for the next request, which hangs. Closing it after the answer
-            // costs one connection per large upload.
-            if urlRequest.value(forHTTPHeaderField: "Connection") == nil, bodySize(of: request) >= largeBodySize {
+            // costs one connection per large upload. The size is read first: looking a header up costs more.
+            if bodySize(of: request) >= largeBodySize, urlRequest.value(forHTTPHeaderField: "Connection") == nil {
                 urlRequest.setValue("close", forHTTPHeaderField: "Connection")
             }
         #endif
