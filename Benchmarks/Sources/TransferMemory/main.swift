@@ -17,19 +17,20 @@ import NetworkLayer
 //       Benchmarks/.build/release/transfer-memory ours download 1073741824
 //
 // Arguments: `ours` or `raw`; `download` (to a file: `download(for:to:)`, raw `download(for:)`),
-// `data` (into memory: `send(_:as: Data.self)`, raw `data(for:)`) or `upload` (from a sparse file:
-// `upload(for:as:)` with `.uploadFile`, raw `upload(for:fromFile:)`); the body's size in bytes.
+// `data` (into memory: `send(_:as: Data.self)`, raw `data(for:)`), `upload` (from a sparse file:
+// `upload(for:as:)` with `.uploadFile`, raw `upload(for:fromFile:)`) or `upload-stream` (the same
+// for ours; raw `data(for:)` with the file as its `httpBodyStream`, sent chunked); the body's size in bytes.
 // A 1 MB warm-up request opens the connection before the peak is reset.
 
 if LoopbackServer.isRequested { LoopbackServer.serve() }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count == 3, ["ours", "raw"].contains(arguments[0]), ["download", "data", "upload"].contains(arguments[1]),
+guard arguments.count == 3, ["ours", "raw"].contains(arguments[0]), ["download", "data", "upload", "upload-stream"].contains(arguments[1]),
     let size = Int(arguments[2]), size > 0,
     let server = ProcessInfo.processInfo.environment["NETWORKLAYER_BENCHMARK_SERVER_URL"]
 else {
     FileHandle.standardError.write(
-        Data("usage: NETWORKLAYER_BENCHMARK_SERVER_URL=… transfer-memory ours|raw download|data|upload <bytes>\n".utf8))
+        Data("usage: NETWORKLAYER_BENCHMARK_SERVER_URL=… transfer-memory ours|raw download|data|upload|upload-stream <bytes>\n".utf8))
     exit(64)
 }
 let (side, kind) = (arguments[0], arguments[1])
@@ -65,7 +66,7 @@ func transfer(_ count: Int) async throws -> Int {
         let (file, _) = try await session.download(for: URLRequest(url: url))
         defer { try? FileManager.default.removeItem(at: file) }
         return try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
-    case ("ours", "upload"):
+    case ("ours", "upload"), ("ours", "upload-stream"):
         let file = try sparseFile(count)
         defer { try? FileManager.default.removeItem(at: file) }
         return try await client.upload(for: Upload(base: server, file: file), as: [String: Int].self)["received"] ?? 0
@@ -75,6 +76,14 @@ func transfer(_ count: Int) async throws -> Int {
         var request = URLRequest(url: URL(string: "\(server)/upload")!)
         request.httpMethod = "POST"
         let (data, _) = try await session.upload(for: request, fromFile: file)
+        return try JSONDecoder().decode([String: Int].self, from: data)["received"] ?? 0
+    case ("raw", "upload-stream"):
+        let file = try sparseFile(count)
+        defer { try? FileManager.default.removeItem(at: file) }
+        var request = URLRequest(url: URL(string: "\(server)/upload")!)
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(url: file)
+        let (data, _) = try await session.data(for: request)
         return try JSONDecoder().decode([String: Int].self, from: data)["received"] ?? 0
     case ("ours", _):
         return try await client.send(Bytes(base: server, count: count), as: Data.self).count

@@ -42,7 +42,7 @@ enum PercentEncoding {
     }
 
     private static func encode(_ string: String, keeping allowed: (UInt8) -> Bool) -> String {
-        if string.utf8.allSatisfy(allowed) { return string }
+        if string.utf8.allBytes(allowed) { return string }
         var output: [UInt8] = []
         output.reserveCapacity(string.utf8.count * 3)
         append(string, to: &output, keeping: allowed)

@@ -206,6 +206,8 @@ extension HTTPHeader {
 extension String {
     /// ASCII case-insensitive equality, without allocating (header names are ASCII tokens).
     func caseInsensitiveEquals(_ other: String) -> Bool {
+        // The counts are stored: most names that differ are told apart without reading a byte.
+        guard utf8.count == other.utf8.count else { return false }
         var lhs = utf8.makeIterator()
         var rhs = other.utf8.makeIterator()
         while true {

@@ -22,7 +22,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
     /// Whether the two tokens are the same bytes (methods are case-sensitive, and compared as bytes,
     /// not as Unicode text).
     public static func == (lhs: HTTPMethod, rhs: HTTPMethod) -> Bool {
-        lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+        lhs.rawValue.utf8.bytesEqual(rhs.rawValue.utf8)
     }
 
     /// Hashes the token's bytes, consistent with ``==(_:_:)``.
@@ -67,7 +67,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
 
     /// Whether the method is a valid RFC 9110 token (letters, digits and ``!#$%&'*+-.^_`|~``).
     var isValidToken: Bool {
-        !rawValue.isEmpty && rawValue.utf8.allSatisfy(HTTPHeaders.isTokenByte)
+        !rawValue.isEmpty && rawValue.utf8.allBytes(HTTPHeaders.isTokenByte)
     }
 }
 

@@ -85,12 +85,16 @@ enum URLBuilder {
     private static func joinedURL(base: String, escapedPath: Substring.UTF8View, query: String) -> URL? {
         // base = prefix [? baseQuery] [# fragment], split at the first `?` or `#`.
         let utf8 = base.utf8
-        let queryStart = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+        let queryStart =
+            utf8.firstByteOffset { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }.map { utf8.index(utf8.startIndex, offsetBy: $0) }
+            ?? utf8.endIndex
         var fragmentStart = queryStart
         if queryStart != utf8.endIndex, utf8[queryStart] == UInt8(ascii: "?") {
             fragmentStart = utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
         }
         var text = String(base[..<queryStart])
+        // Room for all of it at once: appended piece by piece, the text would grow several times.
+        text.reserveCapacity(utf8.count + escapedPath.count + query.utf8.count + 2)
         if !escapedPath.isEmpty {
             while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
             text += "/"

@@ -39,7 +39,7 @@
         static func ipv6LiteralHostError(_ url: URL) -> APIError? {
             // Only a host in brackets holds a colon (RFC 3986, 3.2.2), so a URL without `[` has none: it
             // skips the parse below, which costs 1% of a loopback request.
-            guard url.absoluteString.utf8.contains(UInt8(ascii: "[")) else { return nil }
+            guard url.absoluteString.utf8.containsByte(UInt8(ascii: "[")) else { return nil }
             // The host as written, brackets included whatever `URL.host` does with them on this toolchain.
             guard let host = URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedHost,
                 host.utf8.contains(UInt8(ascii: ":")) || host.utf8.first == UInt8(ascii: "[")

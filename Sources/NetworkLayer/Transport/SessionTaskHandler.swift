@@ -55,6 +55,14 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         var bodySize: Int64?
     }
 
+    /// What a completion takes out of ``State``: the whole state would be copied for four fields.
+    private struct Finished {
+        var waiter: CheckedContinuation<Result<Outcome, APIError>, Never>?
+        var response: HTTPURLResponse?
+        var collected: Data
+        var writer: ResponseBody.Writer?
+    }
+
     private let mode: Mode
     private let engine: SessionEngine
     private let timeout: UInt64?
@@ -282,6 +290,9 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 let received = Int64(state.collected.count) + Int64(data.count)
                 if let limit = maximumBodySize, received > limit {
                     tooLarge = .responseTooLarge(.inMemory, limit: limit, received: received)
+                } else if state.collected.isEmpty {
+                    // A body in one chunk is that chunk: no buffer to allocate and copy it into.
+                    state.collected = data
                 } else {
                     state.collected.append(data)
                 }
@@ -307,7 +318,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             // Taken first, so that a task that ended otherwise leaves no refusal behind.
             let refusal = TLSChallengeHandler.refusal(of: task)
         #endif
-        let finished = state.withLock { state -> (State)? in
+        let finished = state.withLock { state -> Finished? in
             guard case .running = state.phase else { return nil }
             state.phase = .completed
             if let deadline = state.deadline { DeadlineScheduler.shared.cancel(deadline) }
@@ -316,7 +327,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 state.writer = nil
                 state.collected = Data()
             }
-            return state
+            return Finished(waiter: state.waiter, response: state.response, collected: state.collected, writer: state.writer)
         }
         guard let finished else { return }
         let response = finished.response ?? (task.response as? HTTPURLResponse).flatMap { HTTPResponse.isInterim($0.statusCode) ? nil : $0 }
@@ -343,7 +354,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         if let response { complete(finished, response: response, body: finished.collected) }
     }
 
-    private func complete(_ finished: State, response: HTTPURLResponse, body: Data) {
+    private func complete(_ finished: Finished, response: HTTPURLResponse, body: Data) {
         if let writer = finished.writer {
             finish(writer, throwing: nil)
         } else {

@@ -57,11 +57,13 @@ public struct URLSessionTransport: HTTPTransport {
         #if canImport(FoundationNetworking)
             if let url = request.urlRequest.url, let refusal = FoundationNetworkingFailure.ipv6LiteralHostError(url) { throw refusal }
         #endif
+        let sessionTimeout = Self.timeout(of: session.configuration)
         let handler = SessionTaskHandler(
-            mode: mode, engine: engine, timeout: request.timeout ?? Self.timeout(of: session.configuration),
+            mode: mode, engine: engine, timeout: request.timeout ?? sessionTimeout,
             sendProgress: request.sendProgress, maximumBodySize: request.maximumBodySize, method: request.urlRequest.httpMethod)
         let isAlone = SessionEngine.begin()
-        let outcome = await handler.run(Self.prepared(request), bodyFile: request.bodyFile, isAlone: isAlone)
+        let outcome = await handler.run(
+            Self.prepared(request, sessionTimeout: sessionTimeout), bodyFile: request.bodyFile, isAlone: isAlone)
         SessionEngine.done()
         let (response, body) = try outcome.get()
         return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
@@ -75,15 +77,17 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// The request as the task gets it: URLSession's own timer set out of the way of the transport's
     /// deadline (FoundationNetworking would cut it to whole seconds, and count time a reader holds
-    /// the transfer back).
-    private static func prepared(_ request: TransportRequest) -> URLRequest {
+    /// the transfer back), unless that timer cannot fire first (see ``foundationTimerIsHarmless(_:sessionTimeout:)``).
+    private static func prepared(_ request: TransportRequest, sessionTimeout: TimeInterval?) -> URLRequest {
         var urlRequest = request.urlRequest
-        urlRequest.timeoutInterval = foundationTimeout
+        if !foundationTimerIsHarmless(request, sessionTimeout: sessionTimeout) {
+            urlRequest.timeoutInterval = foundationTimeout
+        }
         #if canImport(FoundationNetworking)
             // A server may answer (a 307, say) before reading a large body; FoundationNetworking then
             // reuses that connection for the next request, which hangs. Closing it after the answer
-            // costs one connection per large upload.
-            if urlRequest.value(forHTTPHeaderField: "Connection") == nil, bodySize(of: request) >= largeBodySize {
+            // costs one connection per large upload. The size is read first: looking a header up costs more.
+            if bodySize(of: request) >= largeBodySize, urlRequest.value(forHTTPHeaderField: "Connection") == nil {
                 urlRequest.setValue("close", forHTTPHeaderField: "Connection")
             }
         #endif
@@ -104,4 +108,29 @@ public struct URLSessionTransport: HTTPTransport {
 
     /// A week: URLSession's own timer never fires before the transport's.
     private static let foundationTimeout: TimeInterval = 7 * 24 * 60 * 60
+
+    /// Whether URLSession's own timer may be left as it is: it then fires no earlier than the
+    /// transport's deadline, so the week need not be set. Setting it copies a request the call
+    /// still shares (about 1% of a loopback request on Linux).
+    ///
+    /// On Linux that is a request without a body, whose `timeoutInterval` is the default 60 seconds
+    /// (never set, so FoundationNetworking takes the session's `timeoutIntervalForRequest`; or set to
+    /// 60), with no timeout of its own for the transport, over a session whose timeout is a whole
+    /// number of seconds (which FoundationNetworking does not cut) of at most 60: both timers are
+    /// then idle timers of that length, and the transport's starts first. FoundationNetworking arms
+    /// its timer when it sets the transfer up and arms it again after every header line, body chunk
+    /// and chunk of upload libcurl hands over (`_EasyHandle.resetTimer()`, Swift 6.3.1), and a
+    /// transfer on Linux never pauses for its reader (see ``SessionTaskHandler/makeBody()``), so it
+    /// counts no idle time the transport does not. On Apple platforms, where a reader pauses the
+    /// task, the week is always set.
+    private static func foundationTimerIsHarmless(_ request: TransportRequest, sessionTimeout: TimeInterval?) -> Bool {
+        #if canImport(FoundationNetworking)
+            guard request.timeout == nil, let sessionTimeout, sessionTimeout >= 1, sessionTimeout <= defaultRequestTimeout,
+                sessionTimeout.rounded(.down) == sessionTimeout, request.urlRequest.timeoutInterval == defaultRequestTimeout
+            else { return false }
+            return !request.hasBody
+        #else
+            return false
+        #endif
+    }
 }
