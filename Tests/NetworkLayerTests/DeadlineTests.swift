@@ -86,20 +86,20 @@ struct DeadlineTests {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .status(503))
         let watcher = ScriptedRetrier { _, _ in .doNotRetry }
-        let setter = DeadlineSetter(seconds: 2)
+        let setter = DeadlineSetter(seconds: 4)
         let log = EventLog()
         let retries = RetryPolicy(maximumAttempts: 200, baseDelay: 0.1, maximumDelay: 0.1, random: { 1 })
         let client = NetworkClient(transport: stubs, interceptors: [setter, watcher, retries, log])
         let stopwatch = Stopwatch()
-        await #expect(throws: APIError.deadlineExceeded(2)) { try await client.send(TestEndpoint(), as: Empty.self) }
+        await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(), as: Empty.self) }
         // 200 attempts 0.1 s apart would take 20 s.
-        #expect(stopwatch.seconds >= 2 && stopwatch.seconds < 7, "failed after \(stopwatch.seconds) s")
+        #expect(stopwatch.seconds >= 4 && stopwatch.seconds < 10, "failed after \(stopwatch.seconds) s")
         #expect(stubs.requests.count >= 2, "retried until the deadline")
         #expect(setter.seen.count == 1, "asked once per call, not per attempt")
         #expect(watcher.asked.elements.allSatisfy { $0.error.statusCode == 503 }, "never asked about the deadline")
         // The deadline passes in an attempt or in the wait after one.
-        #expect(log.attempts.allSatisfy { $0.error?.statusCode == 503 || $0.error == .deadlineExceeded(2) })
-        #expect(log.finished.map(\.error) == [.deadlineExceeded(2)])
+        #expect(log.attempts.allSatisfy { $0.error?.statusCode == 503 || $0.error == .deadlineExceeded(4) })
+        #expect(log.finished.map(\.error) == [.deadlineExceeded(4)])
     }
 
     @Test("An endpoint's deadline overrides the client's, .infinity lifts it, and a request built by hand gets the client's")
@@ -125,14 +125,14 @@ struct DeadlineTests {
         stubs.register(.get, "/items", .json("{}", delay: 20))
         stubs.register(.get, "/quick", .json("{}", delay: 0.6))
         let first = DeadlineSetter(seconds: 10)
-        // Two seconds, so that even a loaded machine has sent the attempt by then.
-        let second = DeadlineSetter(seconds: 2)
+        // Four seconds, so that even a loaded machine has sent the attempt by then.
+        let second = DeadlineSetter(seconds: 4)
         let log = EventLog()
         let client = NetworkClient(transport: stubs, interceptors: [first, second, log], deadline: 30)
-        await #expect(throws: APIError.deadlineExceeded(2)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
+        await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
         #expect(first.seen.elements == [20])
         #expect(second.seen.elements == [10])
-        #expect(log.attempts.map(\.error) == [.deadlineExceeded(2)], "the attempt it cut short says so")
+        #expect(log.attempts.map(\.error) == [.deadlineExceeded(4)], "the attempt it cut short says so")
         let lifting = NetworkClient(transport: stubs, interceptors: [DeadlineSetter(seconds: nil)], deadline: 0.2)
         _ = try await lifting.send(TestEndpoint(path: "/quick"), as: Empty.self)
     }

@@ -143,26 +143,28 @@ struct DownloadTests {
         }
         let directory = try TemporaryDirectory()
         let stopwatch = Stopwatch()
+        // Long enough that even a loaded machine has connected before it passes: the wait to start counts.
         await #expect(throws: APIError.timedOut) {
-            try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 0.5), to: directory.file("x"))
+            try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 2), to: directory.file("x"))
         }
         #expect(stopwatch.seconds < 20)
         #expect(directory.contents.isEmpty)
-        #expect(await eventually { server.closedByClient == 1 })
+        #expect(server.accepted == 1)
+        #expect(await eventually(timeout: 20) { server.closedByClient == 1 })
     }
 
     @Test("The timeout is an idle timeout: a download that keeps trickling outlives it", arguments: TransportKind.all)
     func trickleOutlivesTimeout(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
-            connection.writeHead(headers: ["Content-Length": "8"])
-            for index in 0..<8 {
+            connection.writeHead(headers: ["Content-Length": "14"])
+            for index in 0..<14 {
                 Thread.sleep(forTimeInterval: 0.3)
                 connection.write(Pattern.data(count: 1, from: index))
             }
         }
         let directory = try TemporaryDirectory()
-        // 8 × 0.3 s is 2.4 s, twice the timeout; no gap between bytes comes near it.
-        let file = try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 1.2), to: directory.file("x"))
-        #expect(try Data(contentsOf: file.fileURL) == Pattern.data(count: 8))
+        // 14 × 0.3 s is 4.2 s, past the timeout; no gap between bytes comes near it, even on a loaded machine.
+        let file = try await transport.makeClient().download(for: TestEndpoint(base: server.baseURL, timeout: 3), to: directory.file("x"))
+        #expect(try Data(contentsOf: file.fileURL) == Pattern.data(count: 14))
     }
 }

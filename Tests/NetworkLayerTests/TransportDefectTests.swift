@@ -74,12 +74,12 @@ struct TransportDefectTests {
         await #expect(throws: APIError.timedOut) { try await client.send(TestEndpoint(), as: Movie.self) }
     }
 
-    /// A server that answers with nine chunks 250 ms apart (2.25 s in all), after reading the request's body.
+    /// A server that answers with sixteen chunks 250 ms apart (4 s in all), after reading the request's body.
     private static func tricklingServer() throws -> ScriptedServer {
         try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Type": "text/plain", "Transfer-Encoding": "chunked"])
-            for index in 0..<9 {
-                guard connection.writeChunk(Data("\(index)".utf8)) else { return }
+            for index in 0..<16 {
+                guard connection.writeChunk(Data("\(index % 10)".utf8)) else { return }
                 Thread.sleep(forTimeInterval: 0.25)
             }
             connection.endChunks()
@@ -97,16 +97,17 @@ struct TransportDefectTests {
         try Pattern.data(count: 50_000).write(to: file)
         let client = transport.makeClient()
         let base = server.baseURL
-        // 2.25 s of answer under a 1.5 s timeout: only an idle timeout lets these through. The gaps leave a
-        // second of slack, as the suites beside this one can hold the server's threads back on two cores.
-        async let sent = client.send(TestEndpoint(base: base, timeout: 1.5), as: String.self)
+        // 4 s of answer under a 3 s timeout: only an idle timeout lets these through. The gaps leave
+        // seconds of slack, as the suites beside this one can hold the server's threads back on two cores.
+        async let sent = client.send(TestEndpoint(base: base, timeout: 3), as: String.self)
         async let uploadedThroughSend = client.send(
-            TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 1.5), as: String.self)
+            TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 3), as: String.self)
         async let uploaded = client.upload(
-            for: TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 1.5), as: String.self)
-        #expect(try await sent == "012345678")
-        #expect(try await uploadedThroughSend == "012345678")
-        #expect(try await uploaded == "012345678")
+            for: TestEndpoint(base: base, method: .post, task: .uploadFile(file), timeout: 3), as: String.self)
+        let whole = "0123456789012345"
+        #expect(try await sent == whole)
+        #expect(try await uploadedThroughSend == whole)
+        #expect(try await uploaded == whole)
     }
 
     @Test("A silent server times out send and an upload through send at the endpoint's timeout alike", arguments: TransportKind.all)
