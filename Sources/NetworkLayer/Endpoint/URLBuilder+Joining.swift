@@ -83,7 +83,7 @@ extension URLBuilder {
     /// `scheme://host[:port]` then a `/`, `?`, `#` or the end, with no user info, the host a name or an
     /// IP literal in brackets and the port one to five digits. `false` only says that the text is not in
     /// that form, not that the URL is invalid.
-    static func hasSchemeHostAndValidPort(_ text: String) -> Bool {
+    private static func hasSchemeHostAndValidPort(_ text: String) -> Bool {
         withUTF8(text) { bytes in
             var index = 0
             guard let first = bytes.first, isLetter(first) else { return false }
