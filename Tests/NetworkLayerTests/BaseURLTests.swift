@@ -62,6 +62,14 @@ struct BaseURLTests {
         #expect(request.url?.absoluteString == "https://h.test/api/?v=1")
     }
 
+    @Test("The base URL's fragment ends the URL; a relative base's own fragment is dropped")
+    func fragments() throws {
+        let baseURL = try url("https://h.test/api?k=1#frag")
+        let request = try TestEndpoint(base: "/v2?lang=en#mine", path: "items", task: .requestParameters(urlParameters: ["page": 2]))
+            .urlRequest(baseURL: baseURL)
+        #expect(request.url?.absoluteString == "https://h.test/api/v2/items?k=1&lang=en&page=2#frag")
+    }
+
     @Test("An absolute base keeps its own server, whatever the client's base URL")
     func absoluteBaseWins() throws {
         let request = try TestEndpoint(base: "https://cdn.example.com/v1", path: "/items")

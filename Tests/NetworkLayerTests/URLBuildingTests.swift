@@ -64,6 +64,30 @@ struct URLBuildingTests {
     }
 
     @Test(
+        "A base's user info, port, IPv6 host, lone `?` and fragment are kept where they belong",
+        arguments: [
+            ("https://user:pw@h.test/v1", [:], "https://user:pw@h.test/v1/x"),
+            ("https://h.test:65535/v1", [:], "https://h.test:65535/v1/x"),
+            ("http://[::1]:8080/api/", ["page": 2], "http://[::1]:8080/api/x?page=2"),
+            ("https://h.test/v1?", [:], "https://h.test/v1/x?"),
+            ("https://h.test/v1?", ["page": 2], "https://h.test/v1/x?page=2"),
+            ("https://h.test/v1#top", ["page": 2], "https://h.test/v1/x?page=2#top"),
+            ("https://h.test/v1?lang=en#top", ["page": 2], "https://h.test/v1/x?lang=en&page=2#top"),
+        ] as [(String, Parameters, String)])
+    func baseParts(base: String, parameters: Parameters, expected: String) throws {
+        let task: HTTPTask = parameters.isEmpty ? .request : .requestParameters(urlParameters: parameters)
+        let request = try TestEndpoint(base: base, path: "/x", task: task).urlRequest()
+        #expect(request.url?.absoluteString == expected)
+    }
+
+    @Test("A port past 65535 is .invalidURL, however many digits", arguments: ["https://h.test:65536", "http://[::1]:123456/v1"])
+    func portOutOfRange(base: String) {
+        #expect(throws: APIError.invalidURL(base)) {
+            try TestEndpoint(base: base, path: "/x").urlRequest()
+        }
+    }
+
+    @Test(
         "A malformed base is .invalidURL, never a crash",
         arguments: [
             "", "not a url", "api.example.com/3", "/relative/path", "https://", "http:///x",

@@ -54,6 +54,11 @@ struct URLParameterEncoderTests {
         QueryCase(name: "control characters escaped", parameters: { ["k": "a\nb\t\u{0}"] }, expected: "k=a%0Ab%09%00"),
         QueryCase(name: "emoji as UTF-8", parameters: { ["k": "🎬"] }, expected: "k=%F0%9F%8E%AC"),
         QueryCase(name: "empty parameters", parameters: { [:] }, expected: ""),
+        QueryCase(name: "a lone nil writes nothing", parameters: { ["a": Int?.none] }, expected: ""),
+        QueryCase(
+            name: "plain values between nested ones keep their own names",
+            parameters: { ["a": 1, "b": ["x": "y"], "c": "s", "d": [true, false], "e": 2.5] },
+            expected: "a=1&b%5Bx%5D=y&c=s&d%5B%5D=true&d%5B%5D=false&e=2.5"),
     ]
 
     @Test("Default options", arguments: defaultCases)

@@ -147,10 +147,10 @@ extension APIClient {
         return Data(body.prefix(rejectedBodyLimit))
     }
 
-    /// The idle timeout of a request: the endpoint's when it sets one, else the request's own when it
-    /// differs from `URLRequest`'s default of 60 seconds, else `nil` (the transport's).
-    static func timeout(of request: URLRequest, setBy endpoint: (any Endpoint)? = nil) -> TimeInterval? {
-        endpoint?.timeout ?? (request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval)
+    /// The idle timeout of a request built by hand: its own when it differs from `URLRequest`'s default
+    /// of 60 seconds, else `nil` (the transport's). An endpoint's call takes the endpoint's `timeout`.
+    static func timeout(of request: URLRequest) -> TimeInterval? {
+        request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval
     }
 
     /// The timeout of an attempt: the adapted request's `timeoutInterval` when an interceptor changed

@@ -38,7 +38,8 @@ extension APIClient {
         return Call(
             request: request,
             upload: upload,
-            timeout: Self.timeout(of: request, setBy: endpoint),
+            // The built request keeps URLRequest's default unless the endpoint set one: no need to read it back.
+            timeout: endpoint.timeout,
             acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
             decoder: endpoint.decoder ?? decoder,
             redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,

@@ -12,13 +12,28 @@ struct QueryStringSerializer {
         var output: [UInt8] = []
         output.reserveCapacity(parameters.count * 24)
         // One buffer holds the escaped name of the pair being written; nesting appends to it and
-        // truncates it back, so names cost no allocation of their own.
+        // truncates it back, so names cost no allocation of their own. A plain value at the top
+        // writes its name straight to the output, and needs no buffer at all.
         var name: [UInt8] = []
-        name.reserveCapacity(64)
-        for (key, value) in parameters.sortedByKey {
-            name.removeAll(keepingCapacity: true)
-            PercentEncoding.appendEscaped(key, to: &name)
-            try append(value, name: &name, keyPath: { key }, to: &output)
+        func add(_ key: String, _ value: any ParameterValue) throws(APIError) {
+            guard let kind = ParameterKind(value) else {
+                throw ParameterKind.unsupported(value, at: key)
+            }
+            switch kind {
+            case .array, .dictionary:
+                if name.capacity == 0 { name.reserveCapacity(64) }
+                name.removeAll(keepingCapacity: true)
+                PercentEncoding.appendEscaped(key, to: &name)
+                try append(kind, name: &name, keyPath: { key }, to: &output)
+            default:
+                appendScalar(kind, to: &output) { output in PercentEncoding.appendEscaped(key, to: &output) }
+            }
+        }
+        // One parameter needs no sorting, nor the sorted copy.
+        if parameters.count == 1, let (key, value) = parameters.first {
+            try add(key, value)
+        } else {
+            for (key, value) in parameters.sortedByKey { try add(key, value) }
         }
         return output
     }
@@ -42,18 +57,19 @@ struct QueryStringSerializer {
         guard let kind = ParameterKind(value) else {
             throw ParameterKind.unsupported(value, at: keyPath())
         }
+        try append(kind, name: &name, keyPath: keyPath, to: &output)
+    }
+
+    /// Appends the value `kind` holds under the already-escaped `name`, which it leaves as it found it.
+    private func append(
+        _ kind: ParameterKind,
+        name: inout [UInt8],
+        keyPath: () -> String,
+        to output: inout [UInt8]
+    ) throws(APIError) {
         switch kind {
-        case .null:
-            return
-        case .bool(let bool):
-            switch boolEncoding {
-            case .literal: appendPair(name, bool ? "true" : "false", to: &output)
-            case .numeric: appendPair(name, bool ? "1" : "0", to: &output)
-            }
-        case .number(let number):
-            appendPair(name, number, to: &output)
-        case .string(let string):
-            appendPair(name, string, to: &output)
+        case .null, .bool, .number, .string:
+            appendScalar(kind, to: &output) { output in output += name }
         case .array(let elements):
             let length = name.count
             for (index, element) in elements.enumerated() {
@@ -83,9 +99,22 @@ struct QueryStringSerializer {
         }
     }
 
-    private func appendPair(_ name: [UInt8], _ value: String, to output: inout [UInt8]) {
+    /// Appends the pair of a value that is not a collection, its name written by `writeName`; `nil` writes nothing.
+    @inline(__always)
+    private func appendScalar(_ kind: ParameterKind, to output: inout [UInt8], writeName: (inout [UInt8]) -> Void) {
+        let value: String
+        switch kind {
+        case .null, .array, .dictionary: return
+        case .bool(let bool):
+            switch boolEncoding {
+            case .literal: value = bool ? "true" : "false"
+            case .numeric: value = bool ? "1" : "0"
+            }
+        case .number(let number): value = number
+        case .string(let string): value = string
+        }
         if !output.isEmpty { output.append(UInt8(ascii: "&")) }
-        output += name
+        writeName(&output)
         output.append(UInt8(ascii: "="))
         PercentEncoding.appendEscaped(value, to: &output)
     }

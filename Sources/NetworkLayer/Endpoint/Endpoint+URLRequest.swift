@@ -34,10 +34,10 @@ extension Endpoint {
             throw .bodyNotAllowed(method)
         }
         let query = try content.urlParameters.map { parameters throws(APIError) in
-            try urlParameterEncoder.serializer.string(from: parameters)
+            try urlParameterEncoder.serializer.serialize(parameters)
         }
         let base = try URLBuilder.absoluteBase(base, against: baseURL)
-        var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? ""))
+        var request = URLRequest(url: try URLBuilder.url(base: base, path: path, query: query ?? []))
         if method != .get {
             // A URLRequest is a GET already, and setting the method costs more than building the URL.
             // The normalized token, so that every platform sends what FoundationNetworking sends.

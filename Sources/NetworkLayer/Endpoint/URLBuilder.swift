@@ -7,14 +7,15 @@ enum URLBuilder {
     /// - Parameters:
     ///   - base: An absolute URL with a scheme and a host; it may carry a path, a query and a fragment.
     ///   - path: An unescaped path; bytes a path cannot carry raw (space, `%`, `?`, `#`, non-ASCII) are escaped.
-    ///   - query: An already percent-encoded query, or empty.
-    static func url(base: String, path: String, query: String) throws(APIError) -> URL {
-        // Escaped, the path is ASCII: its leading slashes are dropped as bytes, without Characters.
-        let escapedPath = PercentEncoding.escapedPath(path).utf8.drop { $0 == UInt8(ascii: "/") }
+    ///   - query: An already percent-encoded query, as UTF-8 bytes, or empty.
+    static func url(base: String, path: String, query: [UInt8]) throws(APIError) -> URL {
+        let escapedPath = PercentEncoding.escapedPath(path)
         if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), let url = joinedURL(base: base, escapedPath: escapedPath, query: query) {
             return url
         }
-        return try componentsURL(base: base, path: path, escapedPath: escapedPath, query: query)
+        // Escaped, the path is ASCII: its leading slashes are dropped as bytes, without Characters.
+        let trimmedPath = escapedPath.utf8.drop { $0 == UInt8(ascii: "/") }
+        return try componentsURL(base: base, path: path, escapedPath: trimmedPath, query: String(decoding: query, as: UTF8.self))
     }
 
     /// `base` itself when it is absolute (see ``isRelative(_:)``), else `base` resolved against `baseURL`:
@@ -25,29 +26,46 @@ enum URLBuilder {
         guard isRelative(base) else { return base }
         guard let baseURL else { throw .invalidURL(base) }
         let root = baseURL.absoluteString
-        let (rootPrefix, rootQuery, rootFragment) = split(root)
-        let (relativePath, relativeQuery, _) = split(base)
-        var text = String(rootPrefix)
-        let path = relativePath.utf8.drop { $0 == UInt8(ascii: "/") }
-        if !path.isEmpty {
-            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
-            text += "/"
-            text += Substring(path)
-        }
-        if let rootQuery {
-            text += "?"
-            text += rootQuery
-        }
-        if let relativeQuery, !relativeQuery.isEmpty {
-            if let rootQuery {
-                if !rootQuery.isEmpty { text += "&" }
-            } else {
-                text += "?"
+        return withUTF8(root) { root in
+            withUTF8(base) { base in
+                resolvedText(root: root, relative: base)
             }
-            text += relativeQuery
         }
-        text += rootFragment
-        return text
+    }
+
+    /// The text of a relative base resolved against a base URL's; see ``absoluteBase(_:against:)``.
+    private static func resolvedText(root: UnsafeBufferPointer<UInt8>, relative: UnsafeBufferPointer<UInt8>) -> String {
+        let root = Parts(root)
+        let relative = Parts(relative)
+        var pathStart = relative.prefix.startIndex
+        while pathStart < relative.prefix.endIndex, relative.prefix[pathStart] == UInt8(ascii: "/") { pathStart += 1 }
+        let path = UnsafeBufferPointer(rebasing: relative.prefix[pathStart...])
+        var prefix = root.prefix
+        if !path.isEmpty {
+            while let last = prefix.last, last == UInt8(ascii: "/") { prefix = UnsafeBufferPointer(rebasing: prefix.dropLast()) }
+        }
+        // At most every byte of the two, a `/` and one of `?` or `&`.
+        let capacity = root.count + relative.count + 2
+        return text(capacity: capacity) { text in
+            text.write(prefix)
+            if !path.isEmpty {
+                text.write(UInt8(ascii: "/"))
+                text.write(path)
+            }
+            if let rootQuery = root.query {
+                text.write(UInt8(ascii: "?"))
+                text.write(rootQuery)
+            }
+            if let relativeQuery = relative.query, !relativeQuery.isEmpty {
+                if let rootQuery = root.query {
+                    if !rootQuery.isEmpty { text.write(UInt8(ascii: "&")) }
+                } else {
+                    text.write(UInt8(ascii: "?"))
+                }
+                text.write(relativeQuery)
+            }
+            text.write(root.fragment)
+        }
     }
 
     /// Whether `text` is a relative path reference (RFC 3986, section 4.2): no `:` before its first
@@ -55,72 +73,38 @@ enum URLBuilder {
     /// `localhost:8080`, `ht tp://x` or `//h.test` (a host without a scheme), is meant as an
     /// absolute URL, valid or not.
     static func isRelative(_ text: String) -> Bool {
-        if text.utf8.starts(with: "//".utf8) { return false }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: ":"): return false
-            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
-            default: continue
+        withUTF8(text) { bytes in
+            if bytes.count >= 2, bytes[0] == UInt8(ascii: "/"), bytes[1] == UInt8(ascii: "/") { return false }
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: ":"): return false
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): return true
+                default: continue
+                }
             }
+            return true
         }
-        return true
     }
 
-    /// `text` split into what comes before its query, its query (without the `?`, `nil` when it has
-    /// none) and its fragment (with the `#`, empty when it has none).
-    private static func split(_ text: String) -> (prefix: Substring, query: Substring?, fragment: Substring) {
-        let utf8 = text.utf8
-        let fragmentStart = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        guard let queryStart = utf8[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) else {
-            return (text[..<fragmentStart], nil, text[fragmentStart...])
-        }
-        return (text[..<queryStart], text[utf8.index(after: queryStart)..<fragmentStart], text[fragmentStart...])
-    }
+    /// A URL's text split into what comes before its query, its query (without the `?`, `nil` when
+    /// it has none) and its fragment (with the `#`, empty when it has none).
+    private struct Parts {
+        var prefix: UnsafeBufferPointer<UInt8>
+        var query: UnsafeBufferPointer<UInt8>?
+        var fragment: UnsafeBufferPointer<UInt8>
+        /// The whole text's byte count.
+        var count: Int
 
-    /// The fast path: the pieces joined as text and parsed once, strictly (no invalid character is
-    /// encoded away). It returns `nil` whenever the result is not an absolute URL with a scheme, a
-    /// host and a valid port, and ``componentsURL(base:path:escapedPath:query:)`` then decides, with
-    /// the same rules as always: this path only ever returns the URL that one would.
-    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-    private static func joinedURL(base: String, escapedPath: Substring.UTF8View, query: String) -> URL? {
-        // base = prefix [? baseQuery] [# fragment], split at the first `?` or `#`.
-        let utf8 = base.utf8
-        let queryStart =
-            utf8.firstByteOffset { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }.map { utf8.index(utf8.startIndex, offsetBy: $0) }
-            ?? utf8.endIndex
-        var fragmentStart = queryStart
-        if queryStart != utf8.endIndex, utf8[queryStart] == UInt8(ascii: "?") {
-            fragmentStart = utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        init(_ text: UnsafeBufferPointer<UInt8>) {
+            count = text.count
+            var fragmentStart = 0
+            while fragmentStart < text.count, text[fragmentStart] != UInt8(ascii: "#") { fragmentStart += 1 }
+            var queryStart = 0
+            while queryStart < fragmentStart, text[queryStart] != UInt8(ascii: "?") { queryStart += 1 }
+            prefix = UnsafeBufferPointer(rebasing: text[..<queryStart])
+            query = queryStart < fragmentStart ? UnsafeBufferPointer(rebasing: text[(queryStart + 1)..<fragmentStart]) : nil
+            fragment = UnsafeBufferPointer(rebasing: text[fragmentStart...])
         }
-        var text = String(base[..<queryStart])
-        // Room for all of it at once: appended piece by piece, the text would grow several times.
-        text.reserveCapacity(utf8.count + escapedPath.count + query.utf8.count + 2)
-        if !escapedPath.isEmpty {
-            while text.utf8.last == UInt8(ascii: "/") { text.removeLast() }
-            text += "/"
-            text += Substring(escapedPath)
-        }
-        let baseQuery = queryStart < fragmentStart ? base[base.index(after: queryStart)..<fragmentStart] : nil
-        if let baseQuery, !baseQuery.isEmpty {
-            text += "?"
-            text += baseQuery
-            if !query.isEmpty {
-                text += "&"
-                text += query
-            }
-        } else if !query.isEmpty {
-            text += "?"
-            text += query
-        } else if baseQuery != nil {
-            text += "?"
-        }
-        text += base[fragmentStart...]
-        guard let url = URL(string: text, encodingInvalidCharacters: false),
-            url.scheme?.isEmpty == false,
-            url.host(percentEncoded: true)?.isEmpty == false,
-            (0...65535).contains(url.port ?? 0)
-        else { return nil }
-        return url
     }
 
     /// The reference path through `URLComponents`, which also names the error.
