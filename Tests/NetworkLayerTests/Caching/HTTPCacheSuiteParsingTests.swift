@@ -9,13 +9,6 @@ import Testing
 /// ported by id; the suite's `pause_after` is a 3 s pause of the fake clock.
 @Suite("HTTPCache against cache-tests parsing cases")
 struct HTTPCacheSuiteParsingTests {
-    /// Serves `headers` (and a `Date` of the present), pauses, and tells whether the second get came from the cache.
-    private func reused(_ headers: HTTPHeaders) async throws -> Bool {
-        let harness = CacheHarness()
-        harness.serve(headers)
-        return try await harness.sentAfterPauses([3]) == [1, 1]
-    }
-
     @Test(
         "expires-parse freshness-expires-invalid-2-digit-year, -no-comma, -multiple-spaces, -date-dashes: not dates, so already expired",
         arguments: [
@@ -23,7 +16,7 @@ struct HTTPCacheSuiteParsingTests {
             "Thu, 18-Aug-2050 02:01:18 GMT",
         ])
     func invalidExpires(expires: String) async throws {
-        #expect(try await reused(["Expires": expires]) == false)
+        #expect(try await CacheHarness.reused(["Expires": expires]) == false)
         #expect(HTTPDate.parse(expires) == nil)
     }
 
@@ -34,19 +27,19 @@ struct HTTPCacheSuiteParsingTests {
             "Thursday, 18-Aug-50 02:01:18 GMT", "Thu Aug 18 02:01:18 2050",
         ])
     func validExpires(expires: String) async throws {
-        #expect(try await reused(["Expires": expires]))
+        #expect(try await CacheHarness.reused(["Expires": expires]))
     }
 
     @Test("age-parse age-parse-suffix, -suffix-twoline, -prefix: of a list-valued Age, the first member counts")
     func ageList() async throws {
-        #expect(try await reused(["Cache-Control": "max-age=3600", "Age": "7200, 0"]) == false)
-        #expect(try await reused(["Cache-Control": "max-age=3600", "Age": "0, 7200"]))
+        #expect(try await CacheHarness.reused(["Cache-Control": "max-age=3600", "Age": "7200, 0"]) == false)
+        #expect(try await CacheHarness.reused(["Cache-Control": "max-age=3600", "Age": "0, 7200"]))
     }
 
     @Test("cc-parse freshness-max-age-space-before-equals, -space-after-equals: no whitespace around =")
     func spaceAroundEquals() async throws {
-        #expect(try await reused(["Cache-Control": "max-age =3600"]) == false)
-        #expect(try await reused(["Cache-Control": "max-age= 3600"]) == false)
+        #expect(try await CacheHarness.reused(["Cache-Control": "max-age =3600"]) == false)
+        #expect(try await CacheHarness.reused(["Cache-Control": "max-age= 3600"]) == false)
         #expect(CacheControl("max-age =3600").contains("max-age") == false)
         #expect(CacheControl("max-age= 3600").seconds("max-age") == 0)
     }

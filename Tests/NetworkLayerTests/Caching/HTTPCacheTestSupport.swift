@@ -59,4 +59,12 @@ struct CacheHarness {
         }
         return counts
     }
+
+    /// Serves `headers`, gets `/items`, pauses 3 s (the suite's `pause_after`) and tells whether the
+    /// second get came from the cache.
+    static func reused(_ headers: HTTPHeaders) async throws -> Bool {
+        let harness = CacheHarness()
+        harness.serve(headers)
+        return try await harness.sentAfterPauses([3]) == [1, 1]
+    }
 }
