@@ -98,7 +98,7 @@ extension RedirectPolicy {
     /// Fails a request that would carry credentials in clear text: over plain `http` to a host that is
     /// neither a loopback one nor in ``cleartextCredentialHosts``.
     func checkCleartextCredentials(_ request: URLRequest) throws(APIError) {
-        guard let url = request.url, url.scheme?.lowercased() == "http", let fields = request.allHTTPHeaderFields,
+        guard let url = request.url, url.scheme?.caseInsensitiveEquals("http") == true, let fields = request.allHTTPHeaderFields,
             !fields.isEmpty
         else { return }
         let credentials = Self.credentialHeaders.union(sensitiveHeaders)
