@@ -32,8 +32,10 @@
         /// threads (FoundationNetworking's work queues among them) room.
         static let laneCount = 32
 
+        /// The lanes of the process: one set, so that the bound holds for every session together.
         static let shared = ControlLanes()
 
+        /// A call to make on a lane.
         typealias Job = @Sendable () -> Void
 
         private struct State {
@@ -48,6 +50,7 @@
         private let state = Locked(State())
         private let lanes = (0..<ControlLanes.laneCount).map { DispatchQueue(label: "NetworkLayer.transport.control.\($0)") }
 
+        /// A new control queue's identifier, never handed out before.
         func makeIdentifier() -> UInt64 {
             state.withLock { state in
                 defer { state.nextIdentifier += 1 }
@@ -55,6 +58,8 @@
             }
         }
 
+        /// Runs `job` after the jobs `queue` has already: on an idle lane at once when `queue` has none
+        /// and a lane is free, else when its turn comes.
         func enqueue(_ job: @escaping Job, for queue: UInt64) {
             let lane = state.withLock { state -> Int? in
                 if state.jobs[queue] != nil {
