@@ -5,6 +5,18 @@ import Foundation
 #endif
 
 extension HTTPCache {
+    /// Whether `request` may be revalidated in the background. That request goes straight to the
+    /// revalidation transport, past the client's ``RedirectPolicy``; one that would carry credentials
+    /// over plain `http` is revalidated in the foreground instead, where the client's policy decides.
+    static func mayRevalidateInBackground(_ request: URLRequest) -> Bool {
+        do {
+            try RedirectPolicy.default.checkCleartextCredentials(request)
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Revalidates `stored` with `request` (made conditional on it) over `transport` in a task of
     /// its own, after the stale response was answered (RFC 5861 §3); at most one at a time per key.
     func revalidateInBackground(_ stored: CachedResponse, request: URLRequest, key: String, over transport: any HTTPTransport) {

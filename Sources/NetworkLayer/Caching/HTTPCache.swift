@@ -109,7 +109,7 @@ public struct HTTPCache: Interceptor {
             case .fresh: return Self.answer(with: stored, .hit, at: requestTime)
             case .stale: return Self.answer(with: stored, .stale, at: requestTime)
             case .staleWhileRevalidate:
-                if let transport = revalidationTransport {
+                if let transport = revalidationTransport, Self.mayRevalidateInBackground(request) {
                     revalidateInBackground(stored, request: Self.conditional(request, on: stored), key: key, over: transport)
                     return Self.answer(with: stored, .stale, at: requestTime)
                 }

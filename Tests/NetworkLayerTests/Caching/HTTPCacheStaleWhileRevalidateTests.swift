@@ -69,6 +69,23 @@ struct HTTPCacheStaleWhileRevalidateTests {
         try await waitForRequests(2, in: harness)
         #expect(recorder.limits.withLock { $0 } == [ResponseLimits.default.inMemory])
     }
+
+    @Test("A request carrying credentials over plain http is not revalidated in the background, past the client's policy")
+    func noCleartextCredentialsInBackground() async throws {
+        let harness = CacheHarness()
+        let recorder = LimitRecorder(base: harness.stubs)
+        let cache = HTTPCache(storage: harness.storage, revalidationTransport: recorder, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
+        _ = try await client.response(for: TestEndpoint(base: "http://api.example.test"), as: String.self)
+        harness.clock.advance(3)
+        let withCredentials = TestEndpoint(base: "http://api.example.test", headers: ["Authorization": "Bearer t"])
+        await #expect(throws: APIError.cleartextCredentials(host: "api.example.test", headers: ["Authorization"])) {
+            try await client.response(for: withCredentials, as: String.self)
+        }
+        #expect(recorder.limits.withLock { $0 }.isEmpty)
+        #expect(harness.sent == 1)
+    }
 }
 
 /// A transport that records the body limit of every request, then sends it through `base`.
