@@ -26,6 +26,10 @@ import Foundation
 final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// What the exchange gives back: the response head, a redirect's included, and its body.
     typealias Outcome = (response: HTTPURLResponse, body: ResponseBody)
+    /// The caller of ``run(_:bodyFile:isAlone:)``, resumed exactly once: the state machine hands it out
+    /// once, under the lock, so the checks of a `CheckedContinuation` (an allocation and its own
+    /// bookkeeping on every request) would find nothing.
+    typealias Waiter = UnsafeContinuation<Result<Outcome, APIError>, Never>
 
     /// Whether the body is collected before the outcome is given, or streamed after the head.
     enum Mode: Sendable {
@@ -42,7 +46,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var waiter: CheckedContinuation<Result<Outcome, APIError>, Never>?
+        var waiter: Waiter?
         var response: HTTPURLResponse?
         var collected = Data()
         var writer: ResponseBody.Writer?
@@ -57,7 +61,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     /// What a completion takes out of ``State``: the whole state would be copied for four fields.
     private struct Finished {
-        var waiter: CheckedContinuation<Result<Outcome, APIError>, Never>?
+        var waiter: Waiter?
         var response: HTTPURLResponse?
         var collected: Data
         var writer: ResponseBody.Writer?
@@ -97,7 +101,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// when streaming, everything when collecting. Cancelling the calling task until then ends it.
     func run(_ request: URLRequest, bodyFile: URL?, isAlone: Bool) async -> Result<Outcome, APIError> {
         await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
+            await withUnsafeContinuation { continuation in
                 let isEnded = state.withLock { state -> APIError? in
                     if case .ended(let reason) = state.phase { return reason }
                     state.waiter = continuation
@@ -175,7 +179,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     /// task or by dropping it.
     func end(_ reason: APIError, unlessHeadDelivered: Bool = false) {
         let ended = state.withLock {
-            state -> (URLSessionTask?, CheckedContinuation<Result<Outcome, APIError>, Never>?, ResponseBody.Writer?)? in
+            state -> (URLSessionTask?, Waiter?, ResponseBody.Writer?)? in
             switch state.phase {
             case .idle:
                 state.phase = .ended(reason)

@@ -49,6 +49,8 @@
         /// The request, sent again as it is when its connection went away before any response.
         let request: HTTPClient.Request
         private let client: HTTPClient
+        /// Where AsyncHTTPClient runs this delegate (see ``AsyncHTTPClientEventLoopAffinity``).
+        private let eventLoop: HTTPClient.EventLoopPreference
         private let mode: Mode
         /// Whether the request has a body; a redirect before it went out whole ends the exchange.
         private let hasRequestBody: Bool
@@ -71,6 +73,7 @@
         /// - Parameters:
         ///   - request: What to send.
         ///   - client: The client to send it through.
+        ///   - eventLoop: Where AsyncHTTPClient runs this delegate.
         ///   - mode: Whether the body is collected or streamed.
         ///   - timeout: The idle timeout in seconds, `nil` for none.
         ///   - sendProgress: Told of the body going out.
@@ -80,12 +83,14 @@
         ///   - inflates: Whether to inflate a gzip or deflate body, which the client does not.
         ///   - owner: The client's owner, when the transport made the client; `nil` by default.
         init(
-            _ request: HTTPClient.Request, on client: HTTPClient, mode: Mode, timeout: TimeInterval?,
+            _ request: HTTPClient.Request, on client: HTTPClient, eventLoop: HTTPClient.EventLoopPreference,
+            mode: Mode, timeout: TimeInterval?,
             sendProgress: (@Sendable (Int64, Int64?) -> Void)?, canResend: Bool, files: OpenedBodyFiles?,
             maximumBodySize: Int64? = nil, inflates: Bool = false, owner: OwnedHTTPClient? = nil
         ) {
             self.request = request
             self.client = client
+            self.eventLoop = eventLoop
             hasRequestBody = request.body != nil
             isHEAD = request.method == .HEAD
             self.owner = owner
@@ -121,7 +126,7 @@
         /// Hands the request to the client for sending the `attempt`th time.
         private func execute(attempt: Int) {
             let task = client.execute(
-                request: request, delegate: self, eventLoop: .indifferent, deadline: nil, logger: nil)
+                request: request, delegate: self, eventLoop: eventLoop, deadline: nil, logger: nil)
             // A redirect that cannot be followed (a loop, too many) fails the task without telling the delegate.
             task.futureResult.whenFailure { [self] error in fail(error, attempt: attempt) }
             let endedMeanwhile = state.withLock { state -> APIError? in

@@ -34,6 +34,12 @@
     /// pooling, TLS, proxies and decompression are the `HTTPClient`'s: with ``defaultClient`` gzip and
     /// deflate bodies arrive decoded. There is no cookie store (add a ``CookieJar``) and no URL cache.
     ///
+    /// Each transport has a home event loop, taken from the client's group when it is made. A request
+    /// alone in flight on the transport asks AsyncHTTPClient to run it there, so a run of requests one
+    /// after another reuses a connection of that loop and runs every callback on it, instead of hopping
+    /// to another loop's thread for each; requests among others take whichever loop AsyncHTTPClient
+    /// picks, so a burst spreads its connections over the group.
+    ///
     /// When the client does not decompress bodies itself (its `decompression` is `.disabled`, as in
     /// ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
     /// says what it accepts, and inflates the body a slice at a time, each counted against
@@ -51,6 +57,8 @@
         private let inflates: Bool
         /// The client the transport made for itself (``init(tlsPolicy:timeout:)``), shut down with its last copy.
         private let owner: OwnedHTTPClient?
+        /// The event loop each exchange prefers, shared by the transport's copies.
+        private let affinity: AsyncHTTPClientEventLoopAffinity
 
         /// The client transports use unless given one: `HTTPClient.shared`'s configuration with the
         /// changes below, which make it behave as ``NetworkClient``'s `URLSession` does.
@@ -117,6 +125,7 @@
             self.timeout = timeout
             self.owner = owner
             inflates = Self.inflatesBodies(for: client)
+            affinity = AsyncHTTPClientEventLoopAffinity(group: client.eventLoopGroup)
         }
 
         /// Whether the transport inflates gzip and deflate bodies itself: when `client` does not
@@ -143,9 +152,12 @@
         private func exchange(_ request: TransportRequest, mode: AsyncHTTPClientExchange.Mode) async throws(APIError) -> TransportResponse {
             let timeout = request.timeout ?? timeout
             let (made, files) = try AsyncHTTPClientRequest.make(from: request, acceptsCompression: inflates)
+            let loop = affinity.begin()
+            defer { affinity.end() }
             let exchange = AsyncHTTPClientExchange(
-                made, on: client, mode: mode, timeout: timeout.isFinite && timeout > 0 ? timeout : nil,
-                sendProgress: request.sendProgress, canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil,
+                made, on: client, eventLoop: loop.map { .delegate(on: $0) } ?? .indifferent, mode: mode,
+                timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
+                canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil,
                 files: files, maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
             switch await exchange.run() {
             case .success(let response): return response

@@ -1,0 +1,44 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import NIOCore
+
+    /// Which event loop a transport's exchanges ask AsyncHTTPClient to run their delegate on: a request
+    /// alone in flight on the transport's home loop, the others wherever AsyncHTTPClient likes.
+    ///
+    /// AsyncHTTPClient calls a delegate on the request's own event loop, which it picks before it picks
+    /// a connection. With no preference it takes the group's next loop, and then leases whichever
+    /// connection is idle: a run of requests one after another reuses one connection while every other
+    /// request runs its delegate on another loop, so that each of its callbacks (head, body, end) hops
+    /// between the two threads. A lone request that prefers the home loop is sent on a connection of
+    /// that loop when one is idle, and a new connection for it opens there, so a run of them never hops.
+    /// Requests sent while others are in flight keep no preference, so that a burst spreads its
+    /// connections over the group's loops.
+    final class AsyncHTTPClientEventLoopAffinity: Sendable {
+        /// The loop a request alone in flight prefers; `nil` when the group does not list the loop it
+        /// hands out (AsyncHTTPClient traps on a preference outside its group), so no request has one.
+        let home: (any EventLoop)?
+        /// The transport's exchanges under way.
+        private let inFlight = Locked(0)
+
+        /// The affinity of a transport over a client of `group`, whose next loop becomes its home.
+        init(group: any EventLoopGroup) {
+            let loop = group.next()
+            home = group.makeIterator().contains { $0 === loop } ? loop : nil
+        }
+
+        /// Counts an exchange as under way and returns the loop it prefers: the home loop when it is
+        /// the only one, else `nil` (no preference). Each call is matched by one ``end()``.
+        func begin() -> (any EventLoop)? {
+            let isAlone = inFlight.withLock { count in
+                defer { count += 1 }
+                return count == 0
+            }
+            return isAlone ? home : nil
+        }
+
+        /// Counts an exchange as no longer under way.
+        func end() {
+            inFlight.withLock { $0 -= 1 }
+        }
+    }
+#endif
