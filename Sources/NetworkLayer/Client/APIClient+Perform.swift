@@ -79,8 +79,9 @@ extension APIClient {
                     sendProgress?(sent, expected)
                 }
             }
-            var transportRequest = try body.transportRequest(
-                for: sent, timeout: Self.timeout(of: sent, adaptedFrom: request, else: call.timeout), sendProgress: progress)
+            // Without interceptors (no context) nothing adapted the request: its timeout is the call's.
+            let timeout = context == nil ? call.timeout : Self.timeout(of: sent, adaptedFrom: request, else: call.timeout)
+            var transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: progress)
             if delivery == .buffered { transportRequest.maximumBodySize = maximumBodySize }
             // Redirects are followed below the interceptors: an adapter's credential is not added
             // again to a request that left its origin.
@@ -111,7 +112,9 @@ extension APIClient {
                 } else {
                     try await terminal(outgoing)
                 }
-            try await checkStatus(received, accepting: call.acceptableStatusCodes, delivery: delivery)
+            if !call.acceptableStatusCodes.contains(received.head.statusCode) {
+                try await reject(received, delivery: delivery)
+            }
             return try await consume(received.limited(to: maximumBodySize, limit, method: sent.httpMethod))
         }
         if interceptors.isEmpty {
@@ -128,10 +131,10 @@ extension APIClient {
         }
     }
 
-    /// Fails a response whose status is not in `acceptable`, with up to 64 KiB of its body: a
-    /// streamed body is read no further, the rest of a collected one is let go.
-    private func checkStatus(_ received: TransportResponse, accepting acceptable: Set<Int>, delivery: BodyDelivery) async throws(APIError) {
-        guard !acceptable.contains(received.head.statusCode) else { return }
+    /// Fails a response whose status is not acceptable, with up to 64 KiB of its body: a streamed body
+    /// is read no further, the rest of a collected one is let go. Called only for such a response, so
+    /// that an accepted one costs no asynchronous call.
+    private func reject(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
         let body =
             switch delivery {
             case .buffered: Self.rejectedBody(try await received.body.collect())

@@ -112,8 +112,9 @@ extension HTTPResponse {
         case received(ReceivedHeaders)
     }
 
-    /// A transport's response headers, converted to ``HTTPHeaders`` once, on first use.
-    private final class ReceivedHeaders: Sendable {
+    /// A transport's response headers, converted to ``HTTPHeaders`` once, on first use. Copies share
+    /// the one conversion: a struct around the lock box, one allocation a response rather than two.
+    private struct ReceivedHeaders: Sendable {
         private enum State {
             case pending(HTTPURLResponse)
             case pendingConversion(@Sendable () -> HTTPHeaders)

@@ -5,8 +5,13 @@ import Foundation
 #endif
 
 extension RedirectPolicy {
-    /// The statuses that redirect to their `Location`.
-    static let redirectStatusCodes: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `statusCode` redirects to its `Location`: 301, 302, 303, 307 or 308.
+    static func isRedirect(_ statusCode: Int) -> Bool {
+        switch statusCode {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// The headers that describe a body, removed with it when a redirect turns the request into a `GET`.
     static let bodyHeaders = ["Content-Type", "Content-Length", "Content-Encoding", "Content-Language", "Content-Location"]
@@ -28,9 +33,10 @@ extension RedirectPolicy {
         while true {
             try checkCleartextCredentials(request.urlRequest)
             let response = try await send(request)
-            guard let next = try await nextRequest(after: response.head, answering: request, redirects: redirects) else {
-                return response
-            }
+            // Most responses are no redirect: told so before the asynchronous look at what follows.
+            guard Self.isRedirect(response.head.statusCode),
+                let next = try await nextRequest(after: response.head, answering: request, redirects: redirects)
+            else { return response }
             // Read to its end, a short body leaves the connection for the next request.
             _ = try? await response.body.prefix(upTo: Self.discardedBodyLimit)
             redirects += 1
@@ -46,7 +52,7 @@ extension RedirectPolicy {
         answering request: TransportRequest,
         redirects: Int
     ) async throws(APIError) -> TransportRequest? {
-        guard maximumRedirects > 0, Self.redirectStatusCodes.contains(response.statusCode),
+        guard maximumRedirects > 0, Self.isRedirect(response.statusCode),
             let current = request.urlRequest.url,
             let location = response.headers["Location"],
             let target = URL(string: location, relativeTo: response.url ?? current)?.absoluteURL,
@@ -98,8 +104,9 @@ extension RedirectPolicy {
     /// Fails a request that would carry credentials in clear text: over plain `http` to a host that is
     /// neither a loopback one nor in ``cleartextCredentialHosts``.
     func checkCleartextCredentials(_ request: URLRequest) throws(APIError) {
-        guard let url = request.url, url.scheme?.caseInsensitiveEquals("http") == true, let fields = request.allHTTPHeaderFields,
-            !fields.isEmpty
+        // Most requests carry few fields, and reading them costs less than asking the URL for its scheme.
+        guard let fields = request.allHTTPHeaderFields, !fields.isEmpty, let url = request.url,
+            url.scheme?.caseInsensitiveEquals("http") == true
         else { return }
         let credentials = Self.credentialHeaders.union(sensitiveHeaders)
         let carried = fields.keys.filter { name in credentials.contains { $0.caseInsensitiveEquals(name) } }.sorted()

@@ -207,16 +207,6 @@ extension String {
     /// ASCII case-insensitive equality, without allocating (header names are ASCII tokens).
     func caseInsensitiveEquals(_ other: String) -> Bool {
         // The counts are stored: most names that differ are told apart without reading a byte.
-        guard utf8.count == other.utf8.count else { return false }
-        var lhs = utf8.makeIterator()
-        var rhs = other.utf8.makeIterator()
-        while true {
-            switch (lhs.next(), rhs.next()) {
-            case (nil, nil): return true
-            case let (a?, b?) where a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A):
-                continue
-            default: return false
-            }
-        }
+        utf8.count == other.utf8.count && utf8.bytesEqualIgnoringASCIICase(other.utf8)
     }
 }

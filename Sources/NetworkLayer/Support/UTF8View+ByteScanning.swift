@@ -43,6 +43,30 @@ extension String.UTF8View {
     }
 }
 
+extension String.UTF8View {
+    /// Whether the two texts are the same bytes but for the case of ASCII letters.
+    func bytesEqualIgnoringASCIICase(_ other: String.UTF8View) -> Bool {
+        let equal = withContiguousStorageIfAvailable { lhs in
+            other.withContiguousStorageIfAvailable { rhs in
+                lhs.count == rhs.count && (lhs.isEmpty || sameBytesIgnoringASCIICase(lhs, rhs))
+            }
+        }
+        if let equal, let equal { return equal }
+        return elementsEqual(other, by: sameByteIgnoringASCIICase)
+    }
+}
+
+/// Whether two buffers of the same count hold the same bytes but for the case of ASCII letters.
+private func sameBytesIgnoringASCIICase(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
+    for index in lhs.indices where !sameByteIgnoringASCIICase(lhs[index], rhs[index]) { return false }
+    return true
+}
+
+/// Whether `a` and `b` are the same byte, or the same ASCII letter in either case.
+private func sameByteIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+    a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+}
+
 /// Whether two buffers of the same count hold the same bytes.
 private func sameBytes(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
     for index in lhs.indices where lhs[index] != rhs[index] { return false }
