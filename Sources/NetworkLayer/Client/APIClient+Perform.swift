@@ -113,7 +113,7 @@ extension APIClient {
                     try await terminal(outgoing)
                 }
             if !call.acceptableStatusCodes.contains(received.head.statusCode) {
-                try await reject(received, delivery: delivery)
+                try await Self.reject(received, delivery: delivery)
             }
             return try await consume(received.limited(to: maximumBodySize, limit, method: sent.httpMethod))
         }
@@ -133,12 +133,13 @@ extension APIClient {
 
     /// Fails a response whose status is not acceptable, with up to 64 KiB of its body: a streamed body
     /// is read no further, the rest of a collected one is let go. Called only for such a response, so
-    /// that an accepted one costs no asynchronous call.
-    private func reject(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
+    /// that an accepted one costs no asynchronous call. Static, so that the attempt that calls it does
+    /// not capture (and copy) the client.
+    private static func reject(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
         let body =
             switch delivery {
-            case .buffered: Self.rejectedBody(try await received.body.collect())
-            case .streamed: try await received.body.prefix(upTo: Self.rejectedBodyLimit)
+            case .buffered: rejectedBody(try await received.body.collect())
+            case .streamed: try await received.body.prefix(upTo: rejectedBodyLimit)
             }
         throw .unacceptableStatusCode(received.head.statusCode, received.head.with(body: body))
     }
