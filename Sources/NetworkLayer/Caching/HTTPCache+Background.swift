@@ -18,9 +18,16 @@ extension HTTPCache {
     }
 
     /// Revalidates `stored` with `request` (made conditional on it) over `transport` in a task of
-    /// its own, after the stale response was answered (RFC 5861 §3); at most one at a time per key.
+    /// its own, after the stale response was answered (RFC 5861 §3); at most one at a time per key,
+    /// and none once `stored` is no longer what is stored.
     func revalidateInBackground(_ stored: CachedResponse, request: URLRequest, key: String, over transport: any HTTPTransport) {
         guard revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        // A revalidation that ended between reading `stored` and here has replaced it already: a
+        // second one would ask the server again for what the first just brought.
+        guard storage.responses(for: key).contains(stored) else {
+            revalidating.withLock { _ = $0.remove(key) }
+            return
+        }
         let cache = self
         Task {
             await cache.refresh(stored, request: request, key: key, over: transport)

@@ -1,0 +1,99 @@
+import Foundation
+import NetworkLayerTesting
+import Testing
+
+@testable import NetworkLayer
+
+/// A stale answer read just before a background revalidation stored what it brought must not start a
+/// second revalidation of what is no longer stored.
+@Suite("HTTPCache background revalidation race")
+struct HTTPCacheRevalidationRaceTests {
+    @Test("A request that read the stale response just before the background revalidation replaced it starts no second one")
+    func noSecondRevalidation() async throws {
+        let harness = CacheHarness()
+        let storage = HookedStorage(base: harness.storage)
+        let gate = GatedTransport(base: harness.stubs)
+        let cache = HTTPCache(storage: storage, revalidationTransport: gate, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60", "ETag": #""a""#], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        harness.clock.advance(3)
+        harness.serve(["Cache-Control": "max-age=3600", "ETag": #""b""#], body: "v2")
+        // Answered stale; its revalidation waits at the gate.
+        let stale = try await client.response(for: TestEndpoint(), as: String.self)
+        #expect(stale.value == "v1")
+
+        // The next request reads the stale response; then, before it decides, the revalidation ends.
+        storage.afterNextRead {
+            gate.open()
+            let deadline = Date().addingTimeInterval(5)
+            while cache.revalidating.withLock({ !$0.isEmpty }), Date() < deadline { usleep(1_000) }
+        }
+        let third = try await client.response(for: TestEndpoint(), as: String.self)
+        #expect(third.value == "v1")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while cache.revalidating.withLock({ !$0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(harness.sent == 2, "\(harness.sent) requests sent")
+        #expect(try await client.response(for: TestEndpoint(), as: String.self).value == "v2")
+    }
+}
+
+/// A storage that runs a hook once, right after a read, before handing over what it read.
+private final class HookedStorage: HTTPCacheStorage {
+    let base: any HTTPCacheStorage
+    private let hook = Locked<(@Sendable () -> Void)?>(nil)
+
+    init(base: any HTTPCacheStorage) {
+        self.base = base
+    }
+
+    /// Runs `hook` after the next read.
+    func afterNextRead(_ hook: @escaping @Sendable () -> Void) {
+        self.hook.withLock { $0 = hook }
+    }
+
+    func responses(for key: String) -> [CachedResponse] {
+        let responses = base.responses(for: key)
+        let hook = hook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        hook?()
+        return responses
+    }
+
+    func setResponses(_ responses: [CachedResponse], for key: String) {
+        base.setResponses(responses, for: key)
+    }
+}
+
+/// A transport that holds every request until it is opened, then sends it through `base`.
+private final class GatedTransport: HTTPTransport {
+    let base: any HTTPTransport
+    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(base: any HTTPTransport) {
+        self.base = base
+    }
+
+    /// Lets every request held, and every later one, through.
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+        return try await base.send(request)
+    }
+}
