@@ -25,7 +25,7 @@ struct HTTPCacheRevalidationRaceTests {
 
         // The next request reads the stale response; then, before it decides, the revalidation ends.
         storage.afterNextRead {
-            gate.open()
+            gate.gate.open()
             let deadline = Date().addingTimeInterval(5)
             while cache.revalidating.withLock({ !$0.isEmpty }), Date() < deadline { usleep(1_000) }
         }
@@ -67,33 +67,13 @@ private final class HookedStorage: HTTPCacheStorage {
     }
 }
 
-/// A transport that holds every request until it is opened, then sends it through `base`.
-private final class GatedTransport: HTTPTransport {
+/// A transport that holds every request at `gate` until it is opened, then sends it through `base`.
+private struct GatedTransport: HTTPTransport {
     let base: any HTTPTransport
-    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    init(base: any HTTPTransport) {
-        self.base = base
-    }
-
-    /// Lets every request held, and every later one, through.
-    func open() {
-        let waiters = state.withLock { state in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
-    }
+    let gate = Gate()
 
     func send(_ request: TransportRequest) async throws(APIError) -> TransportResponse {
-        await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state in
-                if !state.isOpen { state.waiters.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
-        }
+        await gate.wait()
         return try await base.send(request)
     }
 }
