@@ -154,7 +154,7 @@ struct RefreshingAuthenticatorTests {
         #expect(retried.value(forHTTPHeaderField: "Authorization") == "Bearer new-1")
     }
 
-    @Test("Through a client: a slow request rejected after another one's refresh is retried without refreshing again")
+    @Test("Through a client: a slow request rejected after another one's refresh is retried without refreshing again", .timeSensitive)
     func olderCredentialThroughClient() async throws {
         let stubs = Self.stubs(accepting: "new")
         stubs.register(.get, "/slow") { request in

@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Cancellation")
+@Suite("Cancellation", .timeSensitive)
 struct CancellationTests {
     /// A response that would take a minute: only cancellation can end the request early.
     static let slow = StubResponse.json("{}", delay: 60)

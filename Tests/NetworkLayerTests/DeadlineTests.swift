@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Total deadline")
+@Suite("Total deadline", .timeSensitive)
 struct DeadlineTests {
     typealias Verb = InterimResponseTests.Verb
 

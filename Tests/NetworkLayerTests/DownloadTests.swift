@@ -91,7 +91,7 @@ struct DownloadTests {
         #expect(directory.contents.isEmpty)
     }
 
-    @Test("Cancelling mid-body deletes the partial file and closes the connection", arguments: TransportKind.all)
+    @Test("Cancelling mid-body deletes the partial file and closes the connection", .timeSensitive, arguments: TransportKind.all)
     func cancellationMidBody(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "\(10 * 1024 * 1024)"])
@@ -134,7 +134,7 @@ struct DownloadTests {
         #expect(directory.contents.isEmpty)
     }
 
-    @Test("A download that stalls times out after its idle timeout and leaves no file", arguments: TransportKind.all)
+    @Test("A download that stalls times out after its idle timeout and leaves no file", .timeSensitive, arguments: TransportKind.all)
     func stallTimesOut(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "1000"])
@@ -153,7 +153,7 @@ struct DownloadTests {
         #expect(await eventually(timeout: 20) { server.closedByClient == 1 })
     }
 
-    @Test("The timeout is an idle timeout: a download that keeps trickling outlives it", arguments: TransportKind.all)
+    @Test("The timeout is an idle timeout: a download that keeps trickling outlives it", .timeSensitive, arguments: TransportKind.all)
     func trickleOutlivesTimeout(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "14"])

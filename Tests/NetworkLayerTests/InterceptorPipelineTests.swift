@@ -131,7 +131,7 @@ struct InterceptorPipelineTests {
         #expect(stubs.requests.count == 1)
     }
 
-    @Test("A cancelled attempt is never offered to the retriers")
+    @Test("A cancelled attempt is never offered to the retriers", .timeSensitive)
     func cancellationIsFinal() async {
         let stubs = StubSession()
         stubs.register(.get, "/items", .json("{}", delay: 60))
@@ -145,7 +145,7 @@ struct InterceptorPipelineTests {
         #expect(stubs.requests.count == 1)
     }
 
-    @Test("Cancelling during a retryAfter wait ends the request at once with .cancelled")
+    @Test("Cancelling during a retryAfter wait ends the request at once with .cancelled", .timeSensitive)
     func cancelDuringWait() async {
         let stubs = StubSession()
         stubs.register(.get, "/items", .status(503))

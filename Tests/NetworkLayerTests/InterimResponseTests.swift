@@ -9,7 +9,7 @@ import Testing
 
 /// Interim `1xx` responses (RFC 9110 §15.2) come before the final one: every call skips them, on
 /// every transport, and none of them counts as activity for the idle timeout.
-@Suite("Interim 1xx responses")
+@Suite("Interim 1xx responses", .timeSensitive)
 struct InterimResponseTests {
     /// The ways of sending that read a response: collected, written to a file, streamed, or an upload's.
     enum Verb: String, CaseIterable, Sendable, CustomTestStringConvertible {

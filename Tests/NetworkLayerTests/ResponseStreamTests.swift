@@ -61,7 +61,9 @@ struct ResponseStreamTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("Cancelling the reading task ends the stream with .cancelled and closes the connection", arguments: TransportKind.all)
+    @Test(
+        "Cancelling the reading task ends the stream with .cancelled and closes the connection", .timeSensitive,
+        arguments: TransportKind.all)
     func cancellation(transport: TransportKind) async throws {
         let server = try Self.endlessLines()
         let received = Locked(0)
@@ -76,7 +78,9 @@ struct ResponseStreamTests {
         #expect(await eventually { server.closedByClient == 1 }, "the connection was closed")
     }
 
-    @Test("A stream that stalls fails with .timedOut after its idle timeout; one that trickles lives on", arguments: TransportKind.all)
+    @Test(
+        "A stream that stalls fails with .timedOut after its idle timeout; one that trickles lives on", .timeSensitive,
+        arguments: TransportKind.all)
     func idleTimeout(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Transfer-Encoding": "chunked"])

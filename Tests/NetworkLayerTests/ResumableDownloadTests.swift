@@ -244,7 +244,7 @@ struct ResumableDownloadTests {
         }
     }
 
-    @Test("Cancelling deletes the partial file, unless the caller keeps the resume data", arguments: TransportKind.all)
+    @Test("Cancelling deletes the partial file, unless the caller keeps the resume data", .timeSensitive, arguments: TransportKind.all)
     func cancellingKeepsResumeDataOnlyWhenAsked(transport: TransportKind) async throws {
         let server = try ScriptedServer { connection in
             connection.writeHead(headers: ["Content-Length": "\(10 * 1024 * 1024)", "ETag": #""v1""#])

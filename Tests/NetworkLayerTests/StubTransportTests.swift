@@ -48,7 +48,7 @@ struct StubTransportTests {
         #expect(lines == ["a", "b", "c"])
     }
 
-    @Test("A delay longer than the timeout fails with .timedOut at the timeout; a shorter one answers")
+    @Test("A delay longer than the timeout fails with .timedOut at the timeout; a shorter one answers", .timeSensitive)
     func delays() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json("{}", delay: 30))

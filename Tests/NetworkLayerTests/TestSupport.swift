@@ -73,11 +73,17 @@ func bodyText(of request: URLRequest) -> String? {
 }
 
 /// Waits, without blocking a thread, until `condition` holds or `timeout` seconds pass; returns whether it held.
-func eventually(timeout: TimeInterval = 5, _ condition: @Sendable () -> Bool) async -> Bool {
+///
+/// It returns as soon as `condition` holds, so the timeout is generous: it only bounds how long a
+/// failing test waits, on a machine that may be running hundreds of other tests. The checks start
+/// 1 ms apart and back off to 20 ms, so that many waiting tests do not keep two cores busy polling.
+func eventually(timeout: TimeInterval = 30, _ condition: @Sendable () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
+    var pause: UInt64 = 1_000_000
     while Date() < deadline {
         if condition() { return true }
-        try? await Task.sleep(nanoseconds: 2_000_000)
+        try? await Task.sleep(nanoseconds: pause)
+        pause = min(pause * 2, 20_000_000)
     }
     return condition()
 }

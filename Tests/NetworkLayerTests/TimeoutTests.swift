@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Timeouts over real sockets")
+@Suite("Timeouts over real sockets", .timeSensitive)
 struct TimeoutTests {
     @Test(
         "Without an endpoint timeout, the transport's timeout applies (a session's timeoutIntervalForRequest)", arguments: TransportKind.all

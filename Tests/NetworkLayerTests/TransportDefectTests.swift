@@ -88,7 +88,7 @@ struct TransportDefectTests {
 
     @Test(
         "The timeout is idle time for every call: send, an upload through send, and upload(for:) alike outlive it while bytes flow",
-        arguments: TransportKind.all)
+        .timeSensitive, arguments: TransportKind.all)
     func oneTimeoutModel(transport: TransportKind) async throws {
         let server = try Self.tricklingServer()
         defer { server.stop() }
