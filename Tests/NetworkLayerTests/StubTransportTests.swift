@@ -66,7 +66,7 @@ struct StubTransportTests {
         stubs.register(.get, "/items", .json("{}", delay: 30))
         let client = NetworkClient(transport: stubs)
         let task = Task { try await client.send(TestEndpoint(), as: Empty.self) }
-        while stubs.requests.isEmpty { await Task.yield() }
+        #expect(await eventually { !stubs.requests.isEmpty }, "the request reached the stub")
         task.cancel()
         await #expect(throws: APIError.cancelled) { try await task.value }
     }
