@@ -37,6 +37,7 @@ let package = Package(
             name: "NetworkLayer", path: "..",
             traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AHC"]))]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
@@ -63,6 +64,17 @@ let package = Package(
                 .product(name: "NetworkLayerTesting", package: "NetworkLayer"),
             ],
             path: "Sources/RequestProfile"
+        ),
+        // CI's allocation check: the Encoding suite's `-ours` work, its mallocs counted against
+        // Thresholds/, in a release build of NetworkLayer and the counter alone (scripts/benchmark-allocations).
+        .executableTarget(
+            name: "allocation-check",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "NetworkLayer", package: "NetworkLayer"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ],
+            path: "Sources/AllocationCheck"
         ),
         // The public HTTP cache conformance suite against HTTPCache (Benchmarks/scripts/cache-conformance.sh).
         .executableTarget(
