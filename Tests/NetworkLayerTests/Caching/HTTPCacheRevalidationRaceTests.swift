@@ -17,10 +17,7 @@ struct HTTPCacheRevalidationRaceTests {
         let gate = GatedTransport(base: harness.stubs)
         let cache = HTTPCache(storage: storage, revalidationTransport: gate, now: { [clock = harness.clock] in clock.now })
         let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
-        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60", "ETag": #""a""#], body: "v1")
-        _ = try await client.response(for: TestEndpoint(), as: String.self)
-        harness.clock.advance(3)
-        harness.serve(["Cache-Control": "max-age=3600", "ETag": #""b""#], body: "v2")
+        try await harness.storeStaleWhileRevalidate(through: client)
         // Answered stale; its revalidation waits at the gate.
         let stale = try await client.response(for: TestEndpoint(), as: String.self)
         #expect(stale.value == "v1")
@@ -34,8 +31,7 @@ struct HTTPCacheRevalidationRaceTests {
         }
         let third = try await onOwnThread { try await client.response(for: TestEndpoint(), as: String.self) }
         #expect(third.value == "v1")
-        let deadline = ContinuousClock.now + .seconds(5)
-        while cache.revalidating.withLock({ !$0.isEmpty }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        _ = await eventually { cache.revalidating.withLock { $0.isEmpty } }
         #expect(harness.sent == 2, "\(harness.sent) requests sent")
         #expect(try await client.response(for: TestEndpoint(), as: String.self).value == "v2")
     }

@@ -47,6 +47,15 @@ struct CacheHarness {
     /// How many requests reached the transport.
     var sent: Int { stubs.requests.count }
 
+    /// Stores `v1` through `client` (fresh for 1 s, then `stale-while-revalidate` for 60 s, ETag `"a"`),
+    /// lets it go stale, and serves `v2` (ETag `"b"`, fresh for an hour) for a revalidation to bring.
+    func storeStaleWhileRevalidate(through client: NetworkClient) async throws(APIError) {
+        serve(["Cache-Control": "max-age=1, stale-while-revalidate=60", "ETag": #""a""#], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        clock.advance(3)
+        serve(["Cache-Control": "max-age=3600", "ETag": #""b""#], body: "v2")
+    }
+
     /// Gets `/items`, then again after each pause of the clock, and returns how many requests had
     /// reached the transport after each get: `[1, 1, 2]` is a miss, a hit, then a miss.
     func sentAfterPauses(_ pauses: [TimeInterval]) async throws(APIError) -> [Int] {
