@@ -17,7 +17,8 @@ extension APIClient {
     /// ``transport``, its status checked against the call's acceptable status codes, its body held to
     /// the call's limit of `limit`, and its response handed to `consume`; retried as the interceptors
     /// decide, all within the call's total deadline. Without interceptors or a deadline it is one
-    /// attempt on the caller's task.
+    /// attempt on the caller's task; ``execute(_:progress:)`` takes that attempt's steps itself for a
+    /// call that has no upload or progress either.
     ///
     /// A body the transport collects is held to the limit by the transport as it arrives, whatever its
     /// status (``TransportRequest/maximumBodySize``); once the status is accepted, every body is held
@@ -135,7 +136,7 @@ extension APIClient {
     /// is read no further, the rest of a collected one is let go. Called only for such a response, so
     /// that an accepted one costs no asynchronous call. Static, so that the attempt that calls it does
     /// not capture (and copy) the client.
-    private static func reject(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
+    static func reject(_ received: TransportResponse, delivery: BodyDelivery) async throws(APIError) {
         let body =
             switch delivery {
             case .buffered: rejectedBody(try await received.body.collect())
