@@ -104,7 +104,7 @@ extension APIClient {
             // The most common call, with nothing to adapt, retry or observe and no deadline, upload or
             // progress, takes the steps of perform's one attempt here (the same redirects, status
             // check, limit and validation), without the asynchronous layers that interceptors and
-            // deadlines need: about 6 K instructions a request (see the Performance article).
+            // deadlines need: 3–6 K instructions a request (see the Performance article).
             let response: HTTPResponse
             do throws(APIError) {
                 var request = try PreparedBody.none.transportRequest(for: call.request, timeout: call.timeout, sendProgress: nil)
