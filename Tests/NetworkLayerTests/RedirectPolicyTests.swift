@@ -97,12 +97,28 @@ struct RedirectPolicyTests {
         "A cross-origin redirect of a request without a body sends none of the credentials",
         arguments: TransportKind.all, [HTTPMethod.get, .head, .delete])
     func crossOriginWithoutBody(transport: TransportKind, method: HTTPMethod) async throws {
+        try await Self.expectCredentialsKeptAtOrigin(by: Self.client(transport), headers: Self.headers, method: method)
+    }
+
+    /// A call with nothing to adapt, retry or observe takes a shorter path to the transport: the
+    /// endpoint's own `Authorization` stays at its origin there too.
+    @Test("A call without interceptors sends none of its endpoint's credentials across origins", arguments: TransportKind.all)
+    func crossOriginWithoutInterceptors(transport: TransportKind) async throws {
+        var headers = Self.headers
+        headers["Authorization"] = "Bearer SECRET"
+        let client = NetworkClient(transport: transport.makeTransport(), redirectPolicy: Self.policy)
+        try await Self.expectCredentialsKeptAtOrigin(by: client, headers: headers, method: .get)
+    }
+
+    /// Sends `headers` with `method` through `client` to an origin that redirects to another server,
+    /// then to itself under another name, and expects the credentials only at the origin.
+    private static func expectCredentialsKeptAtOrigin(by client: NetworkClient, headers: HTTPHeaders, method: HTTPMethod) async throws {
         let origin = try RedirectServer()
         let other = try RedirectServer()
         for target in [other.baseURL, origin.otherNameURL] {
             let endpoint = TestEndpoint(
-                base: origin.baseURL, path: RedirectServer.redirect(302, to: target + "/landed"), method: method, headers: Self.headers)
-            let response = try await Self.client(transport).response(for: endpoint)
+                base: origin.baseURL, path: RedirectServer.redirect(302, to: target + "/landed"), method: method, headers: headers)
+            let response = try await client.response(for: endpoint)
             #expect(response.statusCode == 200)
         }
         let landed = (other.requests + origin.requests).filter { $0.path == "/landed" }

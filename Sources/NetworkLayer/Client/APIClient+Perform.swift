@@ -72,6 +72,7 @@ extension APIClient {
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request
         let maximumBodySize = call.responseLimits[limit]
+        // `execute(_:progress:)` repeats these steps for a plain call (see there): a step added here goes there too.
         @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?, _ meter: TransferMeter?) async throws(APIError) -> Value {
             var progress = sendProgress
             if let meter {
