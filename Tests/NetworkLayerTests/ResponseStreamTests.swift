@@ -94,8 +94,10 @@ struct ResponseStreamTests {
         }
         let client = transport.makeClient()
         var stalled: [String] = []
+        // The idle clock starts with the request, before its first bytes: at the start of a run on two
+        // cores those have taken over 2 s to arrive. 5 s leaves room and still ends a stalled stream.
         await #expect(throws: APIError.timedOut) {
-            for try await line in try await client.stream(for: TestEndpoint(base: server.baseURL, path: "/stall", timeout: 2)).lines {
+            for try await line in try await client.stream(for: TestEndpoint(base: server.baseURL, path: "/stall", timeout: 5)).lines {
                 stalled.append(line)
             }
         }
