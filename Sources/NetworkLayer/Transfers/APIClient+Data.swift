@@ -6,8 +6,8 @@ import Foundation
 
 extension APIClient {
     /// Sends `call` and collects its body in memory as it arrives, telling `progress` of every chunk:
-    /// the body is appended to one buffer, so a large body exists once, as when the transport
-    /// collects it. Progress follows only an accepted response, so an error page or a retried
+    /// as a ``CollectedBody``, so a large body with a `Content-Length` exists once, as when the
+    /// transport collects it, and one stopped at its limit has cost the limit. Progress follows only an accepted response, so an error page or a retried
     /// attempt never shows as progress.
     func collect(
         _ call: Call,
@@ -18,19 +18,18 @@ extension APIClient {
         return try await perform(call, body: prepared, delivery: .streamed, response: \.self) { received async throws(APIError) in
             let expected = received.head.expectedContentLength
             progress.report(0, of: expected)
-            let collected = Locked(Data())
+            // An encoded body's length is not the size it is inflated to.
+            let length = received.head.headers["Content-Encoding"] == nil ? expected : nil
+            let collected = Locked(CollectedBody())
             try await received.body.consume { chunk throws(APIError) in
                 let count = collected.withLock { body in
-                    body.append(chunk)
+                    body.append(chunk, announcedLength: length)
                     return body.count
                 }
                 progress.report(Int64(count), of: expected)
             }
             // Taken out of the box, so that the response holds the only reference and nothing is copied.
-            let body = collected.withLock { body in
-                defer { body = Data() }
-                return body
-            }
+            let body = collected.withLock { $0.take() }
             progress.finish(total: Int64(body.count))
             await progress.delivered()
             return received.head.with(body: body)

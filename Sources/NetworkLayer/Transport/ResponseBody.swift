@@ -98,7 +98,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
-    /// Reads the whole body into memory, appending each chunk to one buffer as it arrives.
+    /// Reads the whole body into memory: its chunks are kept as they arrive and joined once, at its end,
+    /// so that a body that fails on the way has cost no copy.
     /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
     public func collect() async throws(APIError) -> Data {
         switch storage {
@@ -113,13 +114,10 @@ public struct ResponseBody: AsyncSequence, Sendable {
             meter?.bodyEnded(nil)
             return data
         case .streamed:
-            let collected = Locked(Data())
-            try await consume { chunk throws(APIError) in collected.withLock { $0.append(chunk) } }
+            let collected = Locked(CollectedBody())
+            try await consume { chunk throws(APIError) in collected.withLock { $0.append(chunk, announcedLength: nil) } }
             // Taken out of the box, so that the caller holds the only reference and nothing is copied.
-            return collected.withLock { data in
-                defer { data = Data() }
-                return data
-            }
+            return collected.withLock { $0.take() }
         }
     }
 

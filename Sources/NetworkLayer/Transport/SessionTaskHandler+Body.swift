@@ -16,6 +16,13 @@ extension SessionTaskHandler {
         return .responseTooLarge(.inMemory, limit: limit, received: response.expectedContentLength)
     }
 
+    /// The length of the body `response` announces: `nil` when it announces none, or when the body
+    /// is encoded, since libcurl hands it over inflated.
+    static func announcedLength(of response: HTTPURLResponse?) -> Int64? {
+        guard let response, response.value(forHTTPHeaderField: "Content-Encoding") == nil else { return nil }
+        return response.expectedContentLength
+    }
+
     /// A streamed body whose reader ending early ends the exchange, and whose reader falling behind
     /// holds the transfer back: on Apple platforms by suspending the task, on Linux (where a task
     /// resumed after suspending starts again from the first byte) by spooling the rest to a file.

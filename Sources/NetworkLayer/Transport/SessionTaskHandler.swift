@@ -48,7 +48,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         var phase = Phase.idle
         var waiter: Waiter?
         var response: HTTPURLResponse?
-        var collected = Data()
+        var collected = CollectedBody()
         var writer: ResponseBody.Writer?
         /// Uptime of the last byte sent or received, in nanoseconds.
         var lastActivity: UInt64 = 0
@@ -63,7 +63,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
     private struct Finished {
         var waiter: Waiter?
         var response: HTTPURLResponse?
-        var collected: Data
+        var collected: CollectedBody
         var writer: ResponseBody.Writer?
     }
 
@@ -267,7 +267,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             if mode == .collect {
                 // A second head (multipart/x-mixed-replace, say) replaces the first and its body.
                 state.response = response
-                state.collected = Data()
+                state.collected = CollectedBody(limit: maximumBodySize)
                 if let tooLarge = announcedTooLarge(response) { return .failure(tooLarge) }
                 return nil
             }
@@ -294,11 +294,8 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
                 let received = Int64(state.collected.count) + Int64(data.count)
                 if let limit = maximumBodySize, received > limit {
                     tooLarge = .responseTooLarge(.inMemory, limit: limit, received: received)
-                } else if state.collected.isEmpty {
-                    // A body in one chunk is that chunk: no buffer to allocate and copy it into.
-                    state.collected = data
                 } else {
-                    state.collected.append(data)
+                    state.collected.append(data, announcedLength: Self.announcedLength(of: state.response))
                 }
                 return nil
             }
@@ -329,7 +326,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             defer {
                 state.waiter = nil
                 state.writer = nil
-                state.collected = Data()
+                state.collected = CollectedBody()
             }
             return Finished(waiter: state.waiter, response: state.response, collected: state.collected, writer: state.writer)
         }
@@ -355,7 +352,7 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             finish(finished.writer, throwing: failure)
             return
         }
-        if let response { complete(finished, response: response, body: finished.collected) }
+        if let response { complete(finished, response: response, body: finished.collected.joined()) }
     }
 
     private func complete(_ finished: Finished, response: HTTPURLResponse, body: Data) {

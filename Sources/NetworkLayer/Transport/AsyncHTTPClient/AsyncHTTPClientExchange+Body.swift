@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import Foundation
     import NIOCore
+    import NIOHTTP1
 
     extension AsyncHTTPClientExchange {
         /// What became of a piece of the body handed to ``deliver(_:)``.
@@ -33,7 +34,7 @@
                     if let limit = maximumBodySize, received > limit {
                         return .tooLarge(.responseTooLarge(.inMemory, limit: limit, received: received))
                     }
-                    state.collected.append(contentsOf: piece.readableBytesView)
+                    piece.withUnsafeReadableBytes { state.collected.append($0, announcedLength: Self.announcedLength(of: state.head)) }
                     return .collected
                 case .streaming(let writer):
                     return .stream(writer, state.catchUps)
@@ -117,6 +118,13 @@
                 return state.demand
             }
             demand?.succeed(())
+        }
+
+        /// The length of the body `head` announces: `nil` when it announces none, or when the body is
+        /// encoded, since what is collected is its inflated form.
+        static func announcedLength(of head: HTTPResponseHead?) -> Int64? {
+            guard let head, !head.headers.contains(name: "Content-Encoding") else { return nil }
+            return head.headers.first(name: "Content-Length").flatMap { Int64($0) }
         }
     }
 #endif

@@ -36,7 +36,7 @@
             var head: HTTPResponseHead?
             /// The URL of the last request AsyncHTTPClient sent, once one has had a response: the response's, after redirects.
             var url: URL?
-            var collected = Data()
+            var collected = CollectedBody()
             var sent: Int64 = 0
             /// The read AsyncHTTPClient waits for while the reader is behind.
             var demand: EventLoopPromise<Void>?
@@ -66,7 +66,7 @@
                 defer {
                     waiter = nil
                     demand = nil
-                    collected = Data()
+                    collected = CollectedBody()
                     inflater = nil
                 }
                 return (waiter, demand)

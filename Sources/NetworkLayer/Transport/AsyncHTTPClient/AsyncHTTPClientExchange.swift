@@ -10,7 +10,7 @@
     /// cancellation, the idle deadline, the reader giving up).
     ///
     /// AsyncHTTPClient calls the delegate on the request's event loop, one call at a time. The body
-    /// is collected into one buffer (up to its limit: past it the exchange ends at once, and a
+    /// is collected as a ``CollectedBody`` (up to its limit: past it the exchange ends at once, and a
     /// `Content-Length` over it ends it at the head), or handed to a ``ResponseBody`` whose reader
     /// falling behind holds the next read back: ``didReceiveBodyPart(task:_:)`` answers with a future
     /// that completes once the reader has caught up, and AsyncHTTPClient reads no more of the socket
@@ -234,6 +234,7 @@
                 switch mode {
                 case .collect:
                     let length = head.headers.first(name: "Content-Length").flatMap { Int64($0) }
+                    state.collected = CollectedBody(limit: maximumBodySize)
                     if let limit = maximumBodySize,
                         ResponseLimits.isAnnounced(
                             over: limit, length: length, statusCode: Int(head.status.code), method: request.method.rawValue,
@@ -242,8 +243,6 @@
                     {
                         // Announced too long: fail before reading any of it.
                         tooLarge = .responseTooLarge(.inMemory, limit: limit, received: length)
-                    } else if hasBody, let length, length > 0 {
-                        state.collected.reserveCapacity(Int(min(length, maximumBodySize ?? length, Int64(Self.largestReservation))))
                     }
                     return nil
                 case .stream:
@@ -291,7 +290,9 @@
             let finished = state.withLock { state -> Bool in
                 guard let running = state.writerIfRunning else { return false }
                 writer = running
-                response = state.head.map { TransportResponse(Self.response($0, url: state.url ?? request.url, body: state.collected)) }
+                response = state.head.map {
+                    TransportResponse(Self.response($0, url: state.url ?? request.url, body: state.collected.joined()))
+                }
                 (waiter, _) = state.close(as: .completed)
                 return true
             }
@@ -350,10 +351,6 @@
                 break
             }
         }
-
-        /// The most a collected body reserves up front from its `Content-Length`: 64 MiB, so that a
-        /// header cannot make the process allocate what the body never brings.
-        private static let largestReservation = 64 * 1024 * 1024
 
         /// Whether a body follows `head` (the request not being a `HEAD`): not for a 1xx, 204 or 304,
         /// whatever their `Content-Length` says.

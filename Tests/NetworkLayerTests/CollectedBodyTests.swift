@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+@testable import NetworkLayer
+
+/// How a collected body holds its chunks: the memory bound itself is `ResponseLimitMemoryTests`'.
+@Suite("A collected body")
+struct CollectedBodyTests {
+    /// The address of `data`'s bytes.
+    static func address(of data: Data) -> UnsafeRawPointer? {
+        data.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) }
+    }
+
+    /// Chunks of 1, 2, …, `count` bytes, each of its own byte value.
+    static func chunks(_ count: Int) -> [Data] {
+        (1...count).map { Data(repeating: UInt8($0), count: $0) }
+    }
+
+    @Test("A body in one chunk is that chunk, not a copy, and its announced length is never read")
+    func oneChunk() {
+        let chunk = Data(repeating: 7, count: 4096)
+        var reads = 0
+        func length() -> Int64? {
+            reads += 1
+            return 4096
+        }
+        var body = CollectedBody()
+        body.append(chunk, announcedLength: length())
+        let taken = body.take()
+        #expect(taken == chunk)
+        #expect(Self.address(of: taken) == Self.address(of: chunk))
+        #expect(reads == 0)
+    }
+
+    @Test("The announced length is read once, at the second chunk, whether chunks or bytes come", arguments: [false, true])
+    func lengthReadOnce(asBytes: Bool) {
+        var reads = 0
+        func length() -> Int64? {
+            reads += 1
+            return 55
+        }
+        var body = CollectedBody()
+        for (index, chunk) in Self.chunks(10).enumerated() {
+            if asBytes {
+                chunk.withUnsafeBytes { body.append($0, announcedLength: length()) }
+            } else {
+                body.append(chunk, announcedLength: length())
+            }
+            #expect(reads == (index == 0 ? 0 : 1))
+        }
+        #expect(body.take() == Self.chunks(10).reduce(Data(), +))
+    }
+
+    @Test(
+        "Chunks come out joined in their order, the length announced, unknown, wrong or capped by the limit",
+        arguments: [(nil, nil), (55, nil), (10, nil), (1000, nil), (55, 20), (-1, nil)] as [(Int64?, Int64?)])
+    func joined(length: Int64?, limit: Int64?) {
+        let chunks = Self.chunks(10)
+        var body = CollectedBody(limit: limit)
+        for chunk in chunks { body.append(chunk, announcedLength: length) }
+        #expect(body.count == 55)
+        #expect(body.take() == chunks.reduce(Data(), +))
+    }
+
+    @Test("Bytes are copied in, and an empty chunk adds nothing", arguments: [nil, 55] as [Int64?])
+    func bytes(length: Int64?) {
+        let chunks = Self.chunks(10)
+        var body = CollectedBody()
+        body.append(Data(), announcedLength: length)
+        for chunk in chunks {
+            chunk.withUnsafeBytes { body.append($0, announcedLength: length) }
+            body.append(UnsafeRawBufferPointer(start: nil, count: 0), announcedLength: length)
+        }
+        #expect(body.count == 55)
+        #expect(body.take() == chunks.reduce(Data(), +))
+    }
+
+    @Test("Taking the body leaves an empty one behind")
+    func takeEmpties() {
+        var body = CollectedBody()
+        #expect(body.isEmpty)
+        for chunk in Self.chunks(3) { body.append(chunk, announcedLength: nil) }
+        #expect(!body.isEmpty)
+        _ = body.take()
+        #expect(body.isEmpty)
+        #expect(body.take().isEmpty)
+    }
+
+    @Test("A body past the largest reservation grows on and comes out whole")
+    func pastReservation() {
+        let size = Int(CollectedBody.largestReservation) + 1000
+        var body = CollectedBody()
+        let chunk = Data(repeating: 1, count: 1 << 20)
+        var appended = 0
+        while appended < size {
+            let piece = chunk.prefix(size - appended)
+            body.append(piece, announcedLength: Int64(size))
+            appended += piece.count
+        }
+        #expect(body.take() == Data(repeating: 1, count: size))
+    }
+}
