@@ -1,7 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import NetworkLayer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+    import NIOHTTP1
+#endif
 
 /// How a collected body holds its chunks: the memory bound itself is `ResponseLimitMemoryTests`'.
 @Suite("A collected body")
@@ -75,28 +83,56 @@ struct CollectedBodyTests {
         #expect(body.take() == chunks.reduce(Data(), +))
     }
 
+    @Test("A body of announced length is one buffer, never joined; one of unknown length is joined at its end")
+    func layout() {
+        for length in [55, nil] as [Int64?] {
+            var body = CollectedBody()
+            for chunk in Self.chunks(10) { body.append(chunk, announcedLength: length) }
+            // Both held at once, so that the second cannot take the first's freed memory.
+            let (first, second) = (body.joined(), body.joined())
+            #expect(first == Self.chunks(10).reduce(Data(), +))
+            #expect(
+                (Self.address(of: first) == Self.address(of: second)) == (length != nil), "announced length \(String(describing: length))")
+        }
+    }
+
     @Test("Taking the body leaves an empty one behind")
     func takeEmpties() {
         var body = CollectedBody()
-        #expect(body.isEmpty)
         for chunk in Self.chunks(3) { body.append(chunk, announcedLength: nil) }
-        #expect(!body.isEmpty)
-        _ = body.take()
-        #expect(body.isEmpty)
+        #expect(body.count == 6)
+        #expect(body.take().count == 6)
+        #expect(body.count == 0)
         #expect(body.take().isEmpty)
     }
 
-    @Test("A body past the largest reservation grows on and comes out whole")
+    @Test("A body past its reservation grows on and comes out whole")
     func pastReservation() {
-        let size = Int(CollectedBody.largestReservation) + 1000
-        var body = CollectedBody()
-        let chunk = Data(repeating: 1, count: 1 << 20)
-        var appended = 0
-        while appended < size {
-            let piece = chunk.prefix(size - appended)
-            body.append(piece, announcedLength: Int64(size))
-            appended += piece.count
+        var body = CollectedBody(limit: 10)
+        for chunk in Self.chunks(10) { body.append(chunk, announcedLength: 55) }
+        #expect(body.take() == Self.chunks(10).reduce(Data(), +))
+    }
+
+    @Test(
+        "Only a body sent as it is has an announced length: not a gzip or deflate one, whose length is the encoded one",
+        arguments: TransportKind.all)
+    func announcedLength(transport: TransportKind) throws {
+        let cases: [(encoding: String?, length: Int64?)] = [(nil, 1000), ("identity", 1000), (" ", 1000), ("gzip", nil), ("deflate", nil)]
+        for (encoding, expected) in cases {
+            var fields = ["Content-Length": "1000"]
+            if let encoding { fields["Content-Encoding"] = encoding }
+            let url = try #require(URL(string: "https://example.com/"))
+            let response = try #require(HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: fields))
+            #expect(HTTPResponse(response, body: Data()).announcedLength == expected, "\(String(describing: encoding))")
+            switch transport {
+            case .urlSession:
+                #expect(SessionTaskHandler.announcedLength(of: response) == expected, "\(String(describing: encoding))")
+            #if AsyncHTTPClient
+                case .asyncHTTPClient:
+                    let head = HTTPResponseHead(version: .http1_1, status: .ok, headers: HTTPHeaders(fields.map { ($0.key, $0.value) }))
+                    #expect(AsyncHTTPClientExchange.announcedLength(of: head) == expected, "\(String(describing: encoding))")
+            #endif
+            }
         }
-        #expect(body.take() == Data(repeating: 1, count: size))
     }
 }

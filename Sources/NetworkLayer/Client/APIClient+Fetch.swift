@@ -67,8 +67,9 @@ extension APIClient {
 
     /// Sends `endpoint` and returns the response undecoded: status, headers and body.
     ///
-    /// The body is collected in one buffer as it arrives, the same way ``send(_:as:)`` collects
-    /// it, so a large body exists once (200 MB peaks near 1.2 times its size on Linux), up to the
+    /// The body is collected as it arrives, the same way ``send(_:as:)`` collects it: a large body
+    /// with a `Content-Length` exists once (200 MB peaks near 1.2 times its size on Linux), one
+    /// without is held twice while its chunks are joined at its end, up to the
     /// call's ``ResponseLimits/inMemory`` (64 MiB by default): past it the call fails with
     /// ``APIError/responseTooLarge(_:limit:received:)``.
     /// - Parameters:
@@ -98,7 +99,7 @@ extension APIClient {
 
     /// Sends `call` (with an upload's body beside it) and collects the response in memory, checked by
     /// the validation hooks: the path under every call that decodes or returns a whole body. Without `progress` the transport
-    /// collects the body; with it, the body is collected here chunk by chunk, into one buffer too.
+    /// collects the body; with it, the body is collected here chunk by chunk, as a ``CollectedBody`` too.
     func execute(_ call: Call, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
         if progress == nil, call.upload == nil, call.deadline == nil, interceptors.isEmpty {
             // The most common call, with nothing to adapt, retry or observe and no deadline, upload or

@@ -69,6 +69,12 @@ public struct HTTPResponse: Sendable, Equatable {
         headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }.flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// The size of the body the server announced, decoded: its ``expectedContentLength`` when it was
+    /// sent as it is, `nil` when encoded (its length is the encoded one).
+    var announcedLength: Int64? {
+        ResponseLimits.isIdentity(headers["Content-Encoding"]) ? expectedContentLength : nil
+    }
+
     /// Decodes the body as `T` with `decoder`, as a client's sending calls do: ``Empty``, `Data`,
     /// `String` and optionals included, and a failure that names the type and the coding path
     /// (``APIError/decodingFailed(_:body:error:)``) or says the body was empty (``APIError/invalidData``).

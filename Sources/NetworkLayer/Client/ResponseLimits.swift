@@ -109,7 +109,13 @@ extension ResponseLimits {
     ) -> Bool {
         guard let length, length > limit, statusCode >= 200, statusCode != 204, statusCode != 304, method?.uppercased() != "HEAD"
         else { return false }
-        guard let coding = contentEncoding()?.trimmingCharacters(in: .whitespaces), !coding.isEmpty else { return true }
+        return isIdentity(contentEncoding())
+    }
+
+    /// Whether a body of `contentEncoding` is sent as it is (none, empty, or `identity`): only then is
+    /// its `Content-Length` the size it has once decoded.
+    static func isIdentity(_ contentEncoding: String?) -> Bool {
+        guard let coding = contentEncoding?.trimmingCharacters(in: .whitespaces), !coding.isEmpty else { return true }
         return coding.lowercased() == "identity"
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Sends `call` and collects its body in memory as it arrives, telling `progress` of every chunk:
-    /// as a ``CollectedBody``, so a large body with a `Content-Length` exists once, as when the
-    /// transport collects it, and one stopped at its limit has cost the limit. Progress follows only an accepted response, so an error page or a retried
-    /// attempt never shows as progress.
+    /// Sends `call` and collects its body in memory as it arrives, telling `progress` of every
+    /// chunk: as a ``CollectedBody``, so a large body with a `Content-Length` exists once, as when
+    /// the transport collects it, and one stopped at its limit has cost the limit. Progress follows
+    /// only an accepted response, so an error page or a retried attempt never shows as progress.
     func collect(
         _ call: Call,
         body prepared: PreparedBody,
@@ -18,8 +18,7 @@ extension APIClient {
         return try await perform(call, body: prepared, delivery: .streamed, response: \.self) { received async throws(APIError) in
             let expected = received.head.expectedContentLength
             progress.report(0, of: expected)
-            // An encoded body's length is not the size it is inflated to.
-            let length = received.head.headers["Content-Encoding"] == nil ? expected : nil
+            let length = received.head.announcedLength
             let collected = Locked(CollectedBody())
             try await received.body.consume { chunk throws(APIError) in
                 let count = collected.withLock { body in

@@ -1,8 +1,8 @@
 import Foundation
 
-/// A body collected in memory as it arrives, without ever growing by copying itself: so that a body
-/// stopped at its limit has cost the limit and one chunk, whatever the allocator does with the memory
-/// a grown buffer leaves behind.
+/// A body collected in memory as it arrives, without growing a buffer by copying it (within 64 MiB
+/// and the limit): so that a body stopped at its limit has cost the limit and one chunk, whatever
+/// the allocator does with the memory a grown buffer leaves behind.
 ///
 /// - A body in one chunk is that chunk: nothing is allocated or copied.
 /// - At the second chunk, a body whose length is announced (and not encoded) gets one buffer of that
@@ -17,14 +17,14 @@ struct CollectedBody: Sendable {
     private enum Layout {
         /// Nothing, or one chunk, so far.
         case undecided
-        /// Every chunk is copied into ``head``, reserved at the announced length.
+        /// Every chunk is copied into ``buffer``, reserved at the announced length.
         case reserved
         /// The chunks after the first are kept in ``rest``.
         case chunks
     }
 
     /// The first chunk, or the buffer every chunk is copied into.
-    private var head = Data()
+    private var buffer = Data()
     /// The chunks after the first, for a body of unknown length.
     private var rest: [Data] = []
     private var layout = Layout.undecided
@@ -40,9 +40,6 @@ struct CollectedBody: Sendable {
         self.limit = limit
     }
 
-    /// Whether no byte has come yet.
-    var isEmpty: Bool { count == 0 }
-
     /// Adds `chunk`, kept as it is when it is the first, or when the length is unknown.
     /// - Parameters:
     ///   - chunk: The bytes that came.
@@ -52,12 +49,12 @@ struct CollectedBody: Sendable {
         guard !chunk.isEmpty else { return }
         defer { count += chunk.count }
         if count == 0 {
-            head = chunk
+            buffer = chunk
             return
         }
         if layout == .undecided { decide(length()) }
         switch layout {
-        case .reserved: head.append(chunk)
+        case .reserved: buffer.append(chunk)
         case .chunks, .undecided: rest.append(chunk)
         }
     }
@@ -71,21 +68,21 @@ struct CollectedBody: Sendable {
         guard !bytes.isEmpty else { return }
         defer { count += bytes.count }
         if count == 0 {
-            head = Data(bytes)
+            buffer = Data(bytes)
             return
         }
         if layout == .undecided { decide(length()) }
         switch layout {
-        case .reserved: head.append(contentsOf: bytes)
+        case .reserved: buffer.append(contentsOf: bytes)
         case .chunks, .undecided: rest.append(Data(bytes))
         }
     }
 
     /// The whole body: the chunks joined when there is more than one.
     func joined() -> Data {
-        guard !rest.isEmpty else { return head }
+        guard !rest.isEmpty else { return buffer }
         var joined = Data(capacity: count)
-        joined.append(head)
+        joined.append(buffer)
         for chunk in rest { joined.append(chunk) }
         return joined
     }
@@ -99,10 +96,13 @@ struct CollectedBody: Sendable {
     /// Chooses the layout for a body of announced `length`, moving what came so far into a buffer of
     /// that length when there is one.
     private mutating func decide(_ length: Int64?) {
-        guard let length, length > 0 else { return layout = .chunks }
+        guard let length, length > 0 else {
+            layout = .chunks
+            return
+        }
         layout = .reserved
-        var buffer = Data(capacity: max(Int(min(length, limit ?? length, Self.largestReservation)), count))
-        buffer.append(head)
-        head = buffer
+        var reserved = Data(capacity: max(Int(min(length, limit ?? length, Self.largestReservation)), count))
+        reserved.append(buffer)
+        buffer = reserved
     }
 }

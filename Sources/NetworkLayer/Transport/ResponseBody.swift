@@ -102,6 +102,13 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// so that a body that fails on the way has cost no copy.
     /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
     public func collect() async throws(APIError) -> Data {
+        try await collect(announcedLength: nil)
+    }
+
+    /// ``collect()`` of a body whose head announces `length` (`nil` for none, or for an encoded body):
+    /// collected into one buffer of that length, as a ``CollectedBody`` does. `length` is read only
+    /// for a body that streams.
+    func collect(announcedLength length: @autoclosure () -> Int64?) async throws(APIError) -> Data {
         switch storage {
         case .complete(let data):
             do {
@@ -114,8 +121,9 @@ public struct ResponseBody: AsyncSequence, Sendable {
             meter?.bodyEnded(nil)
             return data
         case .streamed:
+            let length = length()
             let collected = Locked(CollectedBody())
-            try await consume { chunk throws(APIError) in collected.withLock { $0.append(chunk, announcedLength: nil) } }
+            try await consume { chunk throws(APIError) in collected.withLock { $0.append(chunk, announcedLength: length) } }
             // Taken out of the box, so that the caller holds the only reference and nothing is copied.
             return collected.withLock { $0.take() }
         }

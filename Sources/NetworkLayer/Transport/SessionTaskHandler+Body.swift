@@ -19,7 +19,7 @@ extension SessionTaskHandler {
     /// The length of the body `response` announces: `nil` when it announces none, or when the body
     /// is encoded, since libcurl hands it over inflated.
     static func announcedLength(of response: HTTPURLResponse?) -> Int64? {
-        guard let response, response.value(forHTTPHeaderField: "Content-Encoding") == nil else { return nil }
+        guard let response, ResponseLimits.isIdentity(response.value(forHTTPHeaderField: "Content-Encoding")) else { return nil }
         return response.expectedContentLength
     }
 

@@ -24,7 +24,7 @@ public struct TransportResponse: Sendable {
     /// The head with the whole body read into it.
     /// - Throws: The ``APIError`` that ended the body.
     public func collected() async throws(APIError) -> HTTPResponse {
-        head.with(body: try await body.collect())
+        head.with(body: try await body.collect(announcedLength: head.announcedLength))
     }
 
     /// This response with its body held to `limit` bytes of `kind`: it fails at once when the body is

@@ -123,7 +123,7 @@
         /// The length of the body `head` announces: `nil` when it announces none, or when the body is
         /// encoded, since what is collected is its inflated form.
         static func announcedLength(of head: HTTPResponseHead?) -> Int64? {
-            guard let head, !head.headers.contains(name: "Content-Encoding") else { return nil }
+            guard let head, ResponseLimits.isIdentity(head.headers.first(name: "Content-Encoding")) else { return nil }
             return head.headers.first(name: "Content-Length").flatMap { Int64($0) }
         }
     }

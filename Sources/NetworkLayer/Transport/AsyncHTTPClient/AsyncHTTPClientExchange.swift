@@ -286,17 +286,19 @@
             }
             var waiter: Waiter?
             var writer: ResponseBody.Writer?
-            var response: TransportResponse?
+            var head: HTTPResponseHead?
+            var url: URL?
+            var collected = CollectedBody()
             let finished = state.withLock { state -> Bool in
                 guard let running = state.writerIfRunning else { return false }
                 writer = running
-                response = state.head.map {
-                    TransportResponse(Self.response($0, url: state.url ?? request.url, body: state.collected.joined()))
-                }
+                (head, url, collected) = (state.head, state.url, state.collected)
                 (waiter, _) = state.close(as: .completed)
                 return true
             }
             guard finished else { return }
+            // Joined out of the lock: a body in chunks is copied once here.
+            let response = head.map { TransportResponse(Self.response($0, url: url ?? request.url, body: collected.joined())) }
             files?.closeAll()
             writer?.finish()
             waiter?.resume(returning: response.map { .success($0) } ?? .failure(.invalidResponse))

@@ -144,7 +144,7 @@
             try await exchange(request, mode: .stream)
         }
 
-        /// Sends `request` and returns the response with its whole body, collected into one buffer.
+        /// Sends `request` and returns the response with its whole body, collected as it arrives.
         public func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse {
             try await exchange(request, mode: .collect).head
         }
