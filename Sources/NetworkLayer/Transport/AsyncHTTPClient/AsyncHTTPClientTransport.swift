@@ -155,7 +155,7 @@
             let loop = affinity.begin()
             defer { affinity.end() }
             let exchange = AsyncHTTPClientExchange(
-                made, on: client, eventLoop: loop.map { .delegate(on: $0) } ?? .indifferent, mode: mode,
+                made, on: client, preferredLoop: loop, mode: mode,
                 timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil,
                 files: files, maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
