@@ -13,11 +13,11 @@
 
     /// Which event loop ``AsyncHTTPClientTransport``'s exchanges ask AsyncHTTPClient for: a request
     /// alone in flight its transport's home loop, so that a run of requests one after another runs its
-    /// callbacks on the loop of the connection it reuses; requests among others none.
+    /// callbacks on the loop of the connection it reuses; requests among others the group's loops in turn.
     @Suite("AsyncHTTPClient event loop affinity")
     struct EventLoopAffinityTests {
         @Test(
-            "A request alone in flight prefers the home loop, one among others none, and the home loop again once they are done",
+            "A request alone in flight prefers the home loop, those among others the group's loops in turn, and a lone one the home loop again",
             arguments: TransportKind.all.filter { $0 == .asyncHTTPClient })
         func aloneOrAmongOthers(transport: TransportKind) throws {
             let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
@@ -27,11 +27,13 @@
             #expect(group.makeIterator().contains { $0 === home })
 
             #expect(affinity.begin() === home)
-            #expect(affinity.begin() == nil)
-            #expect(affinity.begin() == nil)
+            let second = try #require(affinity.begin())
+            let third = try #require(affinity.begin())
+            #expect(second !== third, "the group's loops in turn")
+            for loop in [second, third] { #expect(group.makeIterator().contains { $0 === loop }) }
             affinity.end()
             affinity.end()
-            #expect(affinity.begin() == nil, "one is still under way")
+            #expect(affinity.begin() != nil, "one is still under way")
             affinity.end()
             affinity.end()
             #expect(affinity.begin() === home)
@@ -94,28 +96,76 @@
                 connection.write(Data("[]".utf8))
             }
             defer { server.stop() }
-            let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
-            let httpClient = HTTPClient(eventLoopGroup: group, configuration: AsyncHTTPClientTransport.defaultConfiguration())
-            let sender = AsyncHTTPClientTransport(client: httpClient)
-            // AsyncHTTPClient tells the delegate of the body going out on the loop it runs the delegate on.
-            let loops = Locked<[ObjectIdentifier]>([])
+            let client = TwoLoopClient()
+            let url = try #require(URL(string: server.baseURL + "/"))
             for _ in 0..<10 {
-                var request = try URLRequest(url: #require(URL(string: server.baseURL + "/")))
-                request.httpMethod = "POST"
-                request.httpBody = Data("{}".utf8)
-                let response = try await sender.data(
-                    for: TransportRequest(request) { _, _ in
-                        if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
-                            loops.withLock { $0.append(ObjectIdentifier(loop)) }
-                        }
-                    })
-                #expect(response.statusCode == 200)
+                #expect(try await client.post(to: url) == 200)
             }
-            try await httpClient.shutdown()
-            try await group.shutdownGracefully()
-            let seen = loops.withLock { $0 }
+            try await client.shutdown()
+            let seen = client.loops.withLock { $0 }
             #expect(seen.count >= 10)
             #expect(Set(seen).count == 1, "\(Set(seen).count) loops")
+        }
+
+        @Test(
+            "Requests sent at once over a client of two loops run their exchanges on both",
+            arguments: TransportKind.all.filter { $0 == .asyncHTTPClient })
+        func burstSpreadsOverLoops(transport: TransportKind) async throws {
+            let arrived = Locked(0)
+            let server = try ScriptedServer { connection in
+                // Each answer waits for four requests to be in flight (or 5 s): most are sent among others.
+                arrived.withLock { $0 += 1 }
+                let deadline = Date().addingTimeInterval(5)
+                while arrived.withLock({ $0 }) < 4, Date() < deadline { usleep(1000) }
+                connection.writeHead(headers: ["Content-Length": "2", "Content-Type": "application/json"])
+                connection.write(Data("[]".utf8))
+            }
+            defer { server.stop() }
+            let client = TwoLoopClient()
+            let url = try #require(URL(string: server.baseURL + "/"))
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { tasks in
+                for _ in 0..<16 {
+                    tasks.addTask { try await client.post(to: url) }
+                }
+                return try await tasks.reduce(into: []) { $0.append($1) }
+            }
+            try await client.shutdown()
+            #expect(statuses == Array(repeating: 200, count: 16))
+            #expect(Set(client.loops.withLock { $0 }).count == 2)
+        }
+    }
+
+    /// A transport over an `HTTPClient` of its own with two event loops, noting the loop each exchange runs on.
+    private struct TwoLoopClient: Sendable {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let httpClient: HTTPClient
+        let transport: AsyncHTTPClientTransport
+        /// The loops the exchanges' callbacks ran on, one entry a callback.
+        let loops = Locked<[ObjectIdentifier]>([])
+
+        init() {
+            httpClient = HTTPClient(eventLoopGroup: group, configuration: AsyncHTTPClientTransport.defaultConfiguration())
+            transport = AsyncHTTPClientTransport(client: httpClient)
+        }
+
+        /// Sends a `POST` of `{}` to `url` and returns the status. AsyncHTTPClient tells the delegate of
+        /// the body going out on the loop it runs the delegate on: that loop is noted.
+        func post(to url: URL) async throws -> Int {
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.httpBody = Data("{}".utf8)
+            let response = try await transport.data(
+                for: TransportRequest(request) { [loops] _, _ in
+                    if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
+                        loops.withLock { $0.append(ObjectIdentifier(loop)) }
+                    }
+                })
+            return response.statusCode
+        }
+
+        func shutdown() async throws {
+            try await httpClient.shutdown()
+            try await group.shutdownGracefully()
         }
     }
 

@@ -3,7 +3,7 @@
     import NIOCore
 
     /// Which event loop a transport's exchanges ask AsyncHTTPClient to run their delegate on: a request
-    /// alone in flight on the transport's home loop, the others wherever AsyncHTTPClient likes.
+    /// alone in flight on the transport's home loop, the others on the group's next loop, each in turn.
     ///
     /// AsyncHTTPClient calls a delegate on the request's own event loop, which it picks before it picks
     /// a connection. With no preference it takes the group's next loop, and then leases whichever
@@ -11,12 +11,16 @@
     /// request runs its delegate on another loop, so that each of its callbacks (head, body, end) hops
     /// between the two threads. A lone request that prefers the home loop is sent on a connection of
     /// that loop when one is idle, and a new connection for it opens there, so a run of them never hops.
-    /// Requests sent while others are in flight keep no preference, so that a burst spreads its
-    /// connections over the group's loops.
+    /// Requests sent while others are in flight take the group's loops in turn, as AsyncHTTPClient
+    /// would, so that a burst spreads its connections over them; naming the loop lets the exchange
+    /// hand the request to it once (see ``AsyncHTTPClientExchange``), where AsyncHTTPClient would hop
+    /// to it for each of its steps.
     final class AsyncHTTPClientEventLoopAffinity: Sendable {
         /// The loop a request alone in flight prefers; `nil` when the group does not list the loop it
         /// hands out (AsyncHTTPClient traps on a preference outside its group), so no request has one.
         let home: (any EventLoop)?
+        /// The group whose loops the requests among others take in turn.
+        private let group: any EventLoopGroup
         /// The transport's exchanges under way.
         private let inFlight = Locked(0)
 
@@ -24,16 +28,19 @@
         init(group: any EventLoopGroup) {
             let loop = group.next()
             home = group.makeIterator().contains { $0 === loop } ? loop : nil
+            self.group = group
         }
 
         /// Counts an exchange as under way and returns the loop it prefers: the home loop when it is
-        /// the only one, else `nil` (no preference). Each call is matched by one ``end()``.
+        /// the only one, else the group's next; `nil` (no preference) when there is no home. Each call
+        /// is matched by one ``end()``.
         func begin() -> (any EventLoop)? {
             let isAlone = inFlight.withLock { count in
                 defer { count += 1 }
                 return count == 0
             }
-            return isAlone ? home : nil
+            guard let home else { return nil }
+            return isAlone ? home : group.next()
         }
 
         /// Counts an exchange as no longer under way.

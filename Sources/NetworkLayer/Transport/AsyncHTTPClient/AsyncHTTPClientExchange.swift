@@ -118,9 +118,9 @@
                     }
                     if let ended { return continuation.resume(returning: .failure(ended)) }
                     guard let loop = preferredLoop, !loop.inEventLoop else { return execute(attempt: 0) }
-                    // Handed to the request's own loop, AsyncHTTPClient registers its completion and
-                    // starts the request on a connection of that loop without a hop of its own, and
-                    // so does the exchange's failure handler: one hop instead of three.
+                    // Handed to the request's own loop, AsyncHTTPClient registers its completion there
+                    // without a hop of its own, and so does the exchange's failure handler; a connection
+                    // of that loop starts the request without one either: one hop instead of three.
                     loop.execute { self.execute(attempt: 0) }
                 }
             } onCancel: {
@@ -133,7 +133,8 @@
             let task = client.execute(
                 request: request, delegate: self, eventLoop: preferredLoop.map { .delegate(on: $0) } ?? .indifferent,
                 deadline: nil, logger: nil)
-            // A redirect that cannot be followed (a loop, too many) fails the task without telling the delegate.
+            // A task that fails before it starts (the client shut down) or while it follows a redirect
+            // (a client that follows them itself) fails without telling the delegate.
             task.futureResult.whenFailure { [self] error in fail(error, attempt: attempt) }
             let endedMeanwhile = state.withLock { state -> APIError? in
                 guard state.attempt == attempt else { return nil }
