@@ -37,14 +37,16 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
         case stream
     }
 
-    private enum Phase {
+    /// Where the exchange is: not started, running its task, ended by this side, or completed by the session.
+    enum Phase {
         case idle
         case running(URLSessionTask)
         case ended(APIError)
         case completed
     }
 
-    private struct State {
+    /// What the handler knows of its exchange, behind the lock of ``state``.
+    struct State {
         var phase = Phase.idle
         var waiter: Waiter?
         var response: HTTPURLResponse?
@@ -69,13 +71,15 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
 
     private let mode: Mode
     private let engine: SessionEngine
-    private let timeout: UInt64?
+    /// The idle timeout in nanoseconds, `nil` for none.
+    let timeout: UInt64?
     private let sendProgress: (@Sendable (Int64, Int64?) -> Void)?
     /// The most bytes of body collected before the exchange fails (``Mode/collect`` only).
     let maximumBodySize: Int64?
     /// The request's method: a `HEAD`'s `Content-Length` announces no body.
     let method: String?
-    private let state = Locked(State())
+    /// The exchange's state: every change of phase happens under its lock.
+    let state = Locked(State())
     #if canImport(FoundationNetworking)
         /// Where the body goes once a reader has fallen behind, since a Linux transfer cannot pause.
         let spool = Locked<BodySpool?>(nil)
@@ -384,44 +388,5 @@ final class SessionTaskHandler: NSObject, URLSessionDataDelegate, Sendable {
             state.lastActivity = Self.now()
             return true
         }
-    }
-
-    // MARK: Idle deadline
-
-    private func scheduleDeadline(at uptime: UInt64) -> UInt64 {
-        DeadlineScheduler.shared.schedule(at: DispatchTime(uptimeNanoseconds: uptime)) { [weak self] in self?.checkIdle() }
-    }
-
-    /// Times the exchange out if nothing moved for its whole timeout (time the reader held it back
-    /// does not count); otherwise looks again when it next could.
-    private func checkIdle() {
-        guard let timeout else { return }
-        let isIdle = state.withLock { state -> Bool in
-            switch state.phase {
-            case .idle, .running: break
-            case .ended, .completed: return false
-            }
-            let now = Self.now()
-            if state.isPausedByReader { state.lastActivity = now }
-            if now >= state.lastActivity + timeout { return true }
-            state.deadline = scheduleDeadline(at: state.lastActivity + timeout)
-            return false
-        }
-        if isIdle { end(.timedOut) }
-    }
-
-    /// Notes whether the reader holds the transfer back, and returns the running task when that changed.
-    @discardableResult
-    func setPaused(_ isPaused: Bool) -> URLSessionTask? {
-        state.withLock { state in
-            guard case .running(let task) = state.phase, state.isPausedByReader != isPaused else { return nil }
-            state.isPausedByReader = isPaused
-            state.lastActivity = Self.now()
-            return task
-        }
-    }
-
-    private static func now() -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds
     }
 }
