@@ -37,8 +37,8 @@
     /// Each transport has a home event loop, taken from the client's group when it is made. A request
     /// alone in flight on the transport asks AsyncHTTPClient to run it there, so a run of requests one
     /// after another reuses a connection of that loop and runs every callback on it, instead of hopping
-    /// to another loop's thread for each; requests among others take whichever loop AsyncHTTPClient
-    /// picks, so a burst spreads its connections over the group.
+    /// to another loop's thread for each; requests among others take the group's loops in turn, so a
+    /// burst spreads its connections over the group. Either way the request is handed to its loop once.
     ///
     /// When the client does not decompress bodies itself (its `decompression` is `.disabled`, as in
     /// ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
