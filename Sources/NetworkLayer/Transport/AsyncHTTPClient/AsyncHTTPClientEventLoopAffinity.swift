@@ -3,7 +3,7 @@
     import NIOCore
 
     /// Which event loop a transport's exchanges ask AsyncHTTPClient to run their delegate on: a request
-    /// alone in flight on the transport's home loop, the others on the group's next loop, each in turn.
+    /// alone in flight on the transport's home loop, the others on the group's loops in turn.
     ///
     /// AsyncHTTPClient calls a delegate on the request's own event loop, which it picks before it picks
     /// a connection. With no preference it takes the group's next loop, and then leases whichever
@@ -11,41 +11,46 @@
     /// request runs its delegate on another loop, so that each of its callbacks (head, body, end) hops
     /// between the two threads. A lone request that prefers the home loop is sent on a connection of
     /// that loop when one is idle, and a new connection for it opens there, so a run of them never hops.
-    /// Requests sent while others are in flight take the group's loops in turn, as AsyncHTTPClient
-    /// would, so that a burst spreads its connections over them; naming the loop lets the exchange
-    /// hand the request to it once (see ``AsyncHTTPClientExchange``), where AsyncHTTPClient would hop
-    /// to it for each of its steps.
+    /// Requests sent while others are in flight take the group's loops in turn, so that a burst spreads
+    /// its connections over them, as AsyncHTTPClient's own choice would for a caller off its loops;
+    /// naming the loop lets the exchange hand the request to it once (see ``AsyncHTTPClientExchange``),
+    /// where AsyncHTTPClient would hop to it for each of its steps. Only listed loops are handed out:
+    /// AsyncHTTPClient traps on a preference its group does not list.
     final class AsyncHTTPClientEventLoopAffinity: Sendable {
         /// The loop a request alone in flight prefers; `nil` when the group does not list the loop it
         /// hands out (AsyncHTTPClient traps on a preference outside its group), so no request has one.
         let home: (any EventLoop)?
-        /// The group whose loops the requests among others take in turn.
-        private let group: any EventLoopGroup
-        /// The transport's exchanges under way.
-        private let inFlight = Locked(0)
+        /// The group's loops, as its iterator lists them, which the requests among others take in turn.
+        let loops: [any EventLoop]
+        /// The transport's exchanges under way, and the next of ``loops`` to hand out.
+        private let state = Locked((inFlight: 0, nextLoop: 0))
 
         /// The affinity of a transport over a client of `group`, whose next loop becomes its home.
         init(group: any EventLoopGroup) {
             let loop = group.next()
-            home = group.makeIterator().contains { $0 === loop } ? loop : nil
-            self.group = group
+            let loops = Array(group.makeIterator())
+            home = loops.contains { $0 === loop } ? loop : nil
+            self.loops = home == nil ? [] : loops
         }
 
         /// Counts an exchange as under way and returns the loop it prefers: the home loop when it is
-        /// the only one, else the group's next; `nil` (no preference) when there is no home. Each call
-        /// is matched by one ``end()``.
+        /// the only one, else the next of ``loops``; `nil` (no preference) when there is no home. Each
+        /// call is matched by one ``end()``.
         func begin() -> (any EventLoop)? {
-            let isAlone = inFlight.withLock { count in
-                defer { count += 1 }
-                return count == 0
+            let (isAlone, index) = state.withLock { state -> (Bool, Int) in
+                defer { state.inFlight += 1 }
+                if state.inFlight == 0 || loops.isEmpty { return (state.inFlight == 0, 0) }
+                let index = state.nextLoop
+                state.nextLoop = (index + 1) % loops.count
+                return (false, index)
             }
             guard let home else { return nil }
-            return isAlone ? home : group.next()
+            return isAlone ? home : loops[index]
         }
 
         /// Counts an exchange as no longer under way.
         func end() {
-            inFlight.withLock { $0 -= 1 }
+            state.withLock { $0.inFlight -= 1 }
         }
     }
 #endif

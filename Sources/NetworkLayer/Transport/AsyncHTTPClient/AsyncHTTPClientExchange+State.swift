@@ -5,6 +5,11 @@
     import NIOHTTP1
 
     extension AsyncHTTPClientExchange {
+        /// Whether the exchange is over: ended by this side, or completed or failed by AsyncHTTPClient.
+        var hasEnded: Bool {
+            state.withLock { $0.writerIfRunning == nil }
+        }
+
         /// Where the exchange stands; changed only under the exchange's lock.
         enum Phase {
             /// Before the head (stream) or the end (collect).

@@ -121,7 +121,12 @@
                     // Handed to the request's own loop, AsyncHTTPClient registers its completion there
                     // without a hop of its own, and so does the exchange's failure handler; a connection
                     // of that loop starts the request without one either: one hop instead of three.
-                    loop.execute { self.execute(attempt: 0) }
+                    loop.execute {
+                        // Ended while it waited for the loop (cancelled, timed out): not started at all,
+                        // where a started one would be failed at once and take a pooled connection with it.
+                        guard !self.hasEnded else { return }
+                        self.execute(attempt: 0)
+                    }
                 }
             } onCancel: {
                 end(.cancelled, unlessHeadDelivered: true)
