@@ -37,15 +37,13 @@
         /// the only one, else the next of ``loops``; `nil` (no preference) when there is no home. Each
         /// call is matched by one ``end()``.
         func begin() -> (any EventLoop)? {
-            let (isAlone, index) = state.withLock { state -> (Bool, Int) in
+            state.withLock { state in
                 defer { state.inFlight += 1 }
-                if state.inFlight == 0 || loops.isEmpty { return (state.inFlight == 0, 0) }
-                let index = state.nextLoop
-                state.nextLoop = (index + 1) % loops.count
-                return (false, index)
+                guard let home else { return nil }
+                if state.inFlight == 0 { return home }
+                defer { state.nextLoop = (state.nextLoop + 1) % loops.count }
+                return loops[state.nextLoop]
             }
-            guard let home else { return nil }
-            return isAlone ? home : loops[index]
         }
 
         /// Counts an exchange as no longer under way.
