@@ -81,7 +81,7 @@ struct RetryIntegrationTests {
             switch event {
             case .attemptFinished(let metrics): statuses.append(metrics.statusCode)
             case .requestFinished(let metrics): finished.append(metrics)
-            case .requestStarted: break
+            case .requestStarted, .exchangeFinished: break
             }
         }
         let policy = RetryPolicy(maximumAttempts: 3, baseDelay: 0.01, random: { 1 })

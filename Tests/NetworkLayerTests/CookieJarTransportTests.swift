@@ -75,14 +75,32 @@ struct CookieJarTransportTests {
         #expect(server.cookies.elements == [nil])
     }
 
-    @Test("With the jar's redirect handler, cookies a 302 sets are kept and sent to its target", arguments: TransportKind.all)
+    @Test("Cookies a 302 sets are kept and sent to its target, with the jar alone", arguments: TransportKind.all)
     func redirectSetsCookies(transport: TransportKind) async throws {
         let server = try SignInServer()
         defer { server.server.stop() }
         let jar = CookieJar()
-        let client = NetworkClient(
-            transport: transport.makeTransport(), interceptors: [jar], redirectPolicy: RedirectPolicy(onRedirect: jar.handleRedirect))
+        let client = transport.makeClient(interceptors: [jar])
         let response = try await client.response(with: server.request("/redirect-login"))
+        #expect(response.statusCode == 200)
+        #expect(server.cookies.elements == ["session=s3cr3t; theme=dark"])
+        #expect(jar.cookies().map(\.name) == ["session", "theme"])
+    }
+
+    @Test(
+        "An endpoint's own redirect policy keeps the jar on every hop: the cookie a 303 sets reaches the target",
+        arguments: TransportKind.all)
+    func endpointPolicyKeepsTheJar(transport: TransportKind) async throws {
+        struct SignIn: Endpoint {
+            let base: String
+            var path: String { "/redirect-login" }
+            var redirectPolicy: RedirectPolicy? { RedirectPolicy(maximumRedirects: 3) }
+        }
+        let server = try SignInServer()
+        defer { server.server.stop() }
+        let jar = CookieJar()
+        let client = transport.makeClient(interceptors: [jar])
+        let response = try await client.response(for: SignIn(base: server.server.baseURL))
         #expect(response.statusCode == 200)
         #expect(server.cookies.elements == ["session=s3cr3t; theme=dark"])
     }

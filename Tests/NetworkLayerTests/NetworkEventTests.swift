@@ -9,7 +9,7 @@ import Testing
 
 @Suite("Network events")
 struct NetworkEventTests {
-    @Test("A request emits started, one attempt event per attempt, then finished, all with one request ID")
+    @Test("A request emits started, an exchange and an attempt event per attempt, then finished, all with one request ID")
     func eventSequence() async throws {
         let stubs = StubSession()
         stubs.register(.post, "/items", .status(503))
@@ -20,7 +20,13 @@ struct NetworkEventTests {
         #expect(movie.id == 7)
 
         let all = events.events.elements
-        #expect(all.count == 4)
+        #expect(all.count == 6)
+        let exchanges = all.compactMap { event -> ExchangeMetrics? in
+            if case .exchangeFinished(let metrics) = event { metrics } else { nil }
+        }
+        #expect(exchanges.map(\.response.statusCode) == [503, 201])
+        #expect(exchanges.map(\.context.attempt) == [1, 2])
+        #expect(exchanges.allSatisfy { $0.reachedTransport && $0.context.redirectedFrom.isEmpty })
         guard case .requestStarted(let id, let request) = all.first else {
             Issue.record("the first event is \(String(describing: all.first))")
             return
@@ -85,7 +91,7 @@ struct NetworkEventTests {
         }
         let byID = Dictionary(grouping: events.events.elements, by: \.requestID)
         #expect(byID.count == 50)
-        #expect(byID.values.allSatisfy { $0.count == 3 })
+        #expect(byID.values.allSatisfy { $0.count == 4 })
     }
 
     @Test("EventMonitor hands every event to its closure")

@@ -103,22 +103,13 @@ extension APIClient {
     func execute(_ call: Call, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
         if progress == nil, call.upload == nil, call.deadline == nil, interceptors.isEmpty {
             // The most common call, with nothing to adapt, retry or observe and no deadline, upload or
-            // progress, takes the steps of perform's one attempt here (the same redirects, status
-            // check, limit and validation), without the asynchronous layers that interceptors and
-            // deadlines need: 3–6 K instructions a request (see the Performance article).
+            // progress, takes its one attempt here, without the asynchronous layers that interceptors
+            // and deadlines need: 3–6 K instructions a request (see the Performance article).
             let response: HTTPResponse
             do throws(APIError) {
-                var request = try PreparedBody.none.transportRequest(for: call.request, timeout: call.timeout, sendProgress: nil)
-                let limit = call.responseLimits[.inMemory]
-                request.maximumBodySize = limit
-                let transport = transport
-                let received = try await call.redirectPolicy.send(request) { request async throws(APIError) in
-                    TransportResponse(try await transport.data(for: request))
-                }
-                if !call.acceptableStatusCodes.contains(received.head.statusCode) {
-                    try await Self.reject(received, delivery: .buffered)
-                }
-                response = try await received.limited(to: limit, .inMemory, method: call.request.httpMethod).collected()
+                let request = try PreparedBody.none.transportRequest(for: call.request, timeout: call.timeout, sendProgress: nil)
+                response = try await Self.attempt(request, call: call, delivery: .buffered, limit: .inMemory, transport: transport)
+                    .collected()
             } catch {
                 throw validating(error, for: call)
             }

@@ -31,9 +31,8 @@ extension APIClient {
     ///   - limit: Which of the call's ``ResponseLimits`` the body is held to: the in-memory one by default.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
-    ///   - exchange: Sends each exchange below the interceptors, through the redirects and the transport
-    ///     it is given: a download's resumption adds its `Range` there, out of the adapters' reach. `nil`
-    ///     (the default) sends it as it is.
+    ///   - exchange: Wraps each attempt's exchanges, after the adapters: a download's resumption adds
+    ///     its `Range` there, out of the adapters' reach. `nil` (the default) sends them as they are.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
     /// - Throws: The call's ``APIError``; for a status outside the acceptable ones, the validation hooks'
     ///   error when they throw one (see ``APIClient/validate(_:)``), run once the interceptors are done.
@@ -71,9 +70,7 @@ extension APIClient {
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request
-        let maximumBodySize = call.responseLimits[limit]
-        // `execute(_:progress:)` repeats these steps for a plain call (see there): a step added here goes there too.
-        @Sendable func attempt(_ sent: URLRequest, _ context: RequestContext?, _ meter: TransferMeter?) async throws(APIError) -> Value {
+        @Sendable func run(_ sent: URLRequest, _ context: RequestContext?, _ meter: TransferMeter?) async throws(APIError) -> Value {
             var progress = sendProgress
             if let meter {
                 progress = { sent, expected in
@@ -83,54 +80,95 @@ extension APIClient {
             }
             // Without interceptors (no context) nothing adapted the request: its timeout is the call's.
             let timeout = context == nil ? call.timeout : Self.timeout(of: sent, adaptedFrom: request, else: call.timeout)
-            var transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: progress)
-            if delivery == .buffered { transportRequest.maximumBodySize = maximumBodySize }
-            // Redirects are followed below the interceptors: an adapter's credential is not added
-            // again to a request that left its origin.
-            func follow(_ request: URLRequest) async throws(APIError) -> TransportResponse {
-                var transportRequest = transportRequest
-                transportRequest.urlRequest = request
-                var received = try await call.redirectPolicy.send(transportRequest) { request async throws(APIError) in
-                    switch delivery {
-                    case .buffered: TransportResponse(try await transport.data(for: request))
-                    case .streamed: try await transport.send(request)
-                    }
-                }
-                if let meter {
-                    meter.transportAnswered(bodySize: body.size ?? request.httpBody.map { Int64($0.count) })
-                    received.body = received.body.metered(by: meter)
-                }
-                return received
-            }
-            func terminal(_ request: URLRequest) async throws(APIError) -> TransportResponse {
-                guard let exchange else { return try await follow(request) }
-                return try await exchange(request, follow)
-            }
-            // The chain sees the request as it goes out, an in-memory upload's body included.
-            let outgoing = transportRequest.urlRequest
-            let received =
-                if let context {
-                    try await pipeline.intercept(outgoing, context: context.streamed(delivery == .streamed), terminal: terminal)
-                } else {
-                    try await terminal(outgoing)
-                }
-            if !call.acceptableStatusCodes.contains(received.head.statusCode) {
-                try await Self.reject(received, delivery: delivery)
-            }
-            return try await consume(received.limited(to: maximumBodySize, limit, method: sent.httpMethod))
+            let transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: progress)
+            let received = try await Self.attempt(
+                transportRequest, call: call, delivery: delivery, limit: limit, transport: transport,
+                chain: context.map { (pipeline, $0) }, meter: meter,
+                bodySize: meter == nil ? nil : body.size ?? sent.httpBody.map { Int64($0.count) }, exchange: exchange)
+            return try await consume(received)
         }
         if interceptors.isEmpty {
             // With nothing to adapt, intercept, retry or observe, the pipeline would only cost time.
-            guard let deadline = try CallDeadline.make(call.deadline) else { return try await attempt(request, nil, nil) }
+            guard let deadline = try CallDeadline.make(call.deadline) else { return try await run(request, nil, nil) }
             return try await deadline.run { () async -> Result<Value, APIError> in
-                await Result { () async throws(APIError) in try await attempt(request, nil, nil) }
+                await Result { () async throws(APIError) in try await run(request, nil, nil) }
             }.get()
         }
         return try await pipeline.run(
             request, deadline: call.deadline, requiresAuthentication: call.requiresAuthentication, response: response
         ) { sent, context, meter async throws(APIError) in
-            try await attempt(sent, context, meter)
+            try await run(sent, context, meter)
         }
+    }
+
+    /// One attempt, after its adapters: `request` through the interceptors' chain to the transport,
+    /// then each redirect its call's policy follows, through the chain again with
+    /// ``RequestContext/redirectedFrom`` set; then the status checked against the call's acceptable
+    /// ones and the body held to the call's limit of `limit`. Every call's attempts take this path:
+    /// ``execute(_:progress:)`` calls it directly for a call with nothing around it, and
+    /// ``perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)`` within its retries and deadline.
+    /// - Parameters:
+    ///   - chain: The interceptors and the attempt's context; `nil` for a call without interceptors.
+    ///   - meter: Counts the attempt's bytes, for its events; `nil` without interceptors.
+    ///   - bodySize: The request body's size, counted as sent once the transport answered without reporting progress.
+    ///   - exchange: Wraps the attempt's exchanges (a download's resumption adds its `Range` there); `nil` for none.
+    /// - Returns: The response of the last exchange, its body still to be read, held to the limit.
+    static func attempt(
+        _ request: TransportRequest,
+        call: Call,
+        delivery: BodyDelivery,
+        limit: ResponseLimits.Kind,
+        transport: any HTTPTransport,
+        chain: (pipeline: RequestPipeline, context: RequestContext)? = nil,
+        meter: TransferMeter? = nil,
+        bodySize: Int64? = nil,
+        exchange: ExchangeSender? = nil
+    ) async throws(APIError) -> TransportResponse {
+        var request = request
+        let maximumBodySize = call.responseLimits[limit]
+        if delivery == .buffered { request.maximumBodySize = maximumBodySize }
+        let policy = call.redirectPolicy
+        // Whether the last exchange reached the transport rather than an interceptor's own answer.
+        var reachedTransport = false
+        func hop(_ request: TransportRequest, redirectedFrom: [URL]) async throws(APIError) -> TransportResponse {
+            reachedTransport = false
+            // Below every interceptor, so that the check sees what they added (a jar's `Cookie`).
+            func terminal(_ urlRequest: URLRequest) async throws(APIError) -> TransportResponse {
+                var request = request
+                request.urlRequest = urlRequest
+                try policy.checkCleartextCredentials(urlRequest)
+                reachedTransport = true
+                return switch delivery {
+                case .buffered: TransportResponse(try await transport.data(for: request))
+                case .streamed: try await transport.send(request)
+                }
+            }
+            guard let (pipeline, attemptContext) = chain else { return try await terminal(request.urlRequest) }
+            let started = DispatchTime.now().uptimeNanoseconds
+            let context = attemptContext.exchange(streamed: delivery == .streamed, redirectedFrom: redirectedFrom)
+            let received = try await pipeline.intercept(request.urlRequest, context: context, terminal: terminal)
+            pipeline.emit(
+                .exchangeFinished(
+                    ExchangeMetrics(
+                        context: context, request: request.urlRequest, response: received.head, reachedTransport: reachedTransport,
+                        duration: RequestPipeline.seconds(since: started))))
+            return received
+        }
+        func follow(_ urlRequest: URLRequest) async throws(APIError) -> TransportResponse {
+            var first = request
+            first.urlRequest = urlRequest
+            var received = try await policy.send(first, through: hop)
+            if let meter, reachedTransport {
+                meter.transportAnswered(bodySize: bodySize)
+                received.body = received.body.metered(by: meter)
+            }
+            return received
+        }
+        let received = if let exchange { try await exchange(request.urlRequest, follow) } else { try await follow(request.urlRequest) }
+        if !call.acceptableStatusCodes.contains(received.head.statusCode) {
+            try await reject(received, delivery: delivery)
+        }
+        return try received.limited(to: maximumBodySize, limit, method: request.urlRequest.httpMethod)
     }
 
     /// Fails a response whose status is not acceptable, with up to 64 KiB of its body: a streamed body
@@ -170,8 +208,8 @@ extension APIClient {
     static var rejectedBodyLimit: Int { 64 * 1024 }
 }
 
-/// Sends one exchange of an attempt, below the interceptors, with the function it is given (which
-/// follows the redirects and reaches the transport); see ``APIClient/perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)``.
+/// Sends an attempt's exchanges, after its adapters, with the function it is given (which sends
+/// them through the interceptors and follows the redirects); see ``APIClient/perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)``.
 typealias ExchangeSender =
     @Sendable (
         URLRequest, _ send: (URLRequest) async throws(APIError) -> TransportResponse

@@ -19,27 +19,27 @@ extension RedirectPolicy {
     /// The most of a redirect's body read before its connection is given up rather than kept.
     static let discardedBodyLimit = 64 * 1024
 
-    /// Sends `request` with `send`, then each request its redirects lead to, by this policy.
+    /// Sends `request` with `send`, then each request its redirects lead to, by this policy; `send`
+    /// is given the URLs the request was redirected from, oldest first.
     /// - Returns: The first response that is not a redirect to follow.
     /// - Throws: What `send` throws; ``APIError/insecureRedirect(from:to:)``; ``APIError/requestFailed(_:)``
-    ///   (`httpTooManyRedirects`) past ``maximumRedirects``; ``APIError/cleartextCredentials(host:headers:)``
-    ///   for a request that would carry credentials over plain `http`.
+    ///   (`httpTooManyRedirects`) past ``maximumRedirects``.
     func send(
         _ request: TransportRequest,
-        through send: (TransportRequest) async throws(APIError) -> TransportResponse
+        through send: (TransportRequest, _ redirectedFrom: [URL]) async throws(APIError) -> TransportResponse
     ) async throws(APIError) -> TransportResponse {
         var request = request
-        var redirects = 0
+        var redirectedFrom: [URL] = []
         while true {
-            try checkCleartextCredentials(request.urlRequest)
-            let response = try await send(request)
+            let response = try await send(request, redirectedFrom)
             // Most responses are no redirect: told so before the asynchronous look at what follows.
             guard Self.isRedirect(response.head.statusCode),
-                let next = try await nextRequest(after: response.head, answering: request, redirects: redirects)
+                let next = try await nextRequest(after: response.head, answering: request, redirects: redirectedFrom.count)
             else { return response }
             // Read to its end, a short body leaves the connection for the next request.
             _ = try? await response.body.prefix(upTo: Self.discardedBodyLimit)
-            redirects += 1
+            // `nextRequest` follows only a request with a URL.
+            if let url = request.urlRequest.url { redirectedFrom.append(url) }
             request = next
         }
     }

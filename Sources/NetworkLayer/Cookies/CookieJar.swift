@@ -15,14 +15,12 @@ import Foundation
 /// replaces the one of the same name, domain and path; they are sent longest path first, then oldest.
 /// `HttpOnly` and `SameSite` are stored, for you to read.
 ///
-/// The cookies live in memory, bounded by ``Limits``. Add the jar to a client, and give the
-/// client's redirect policy ``handleRedirect(_:to:)`` so that cookies set by a redirect are kept too:
+/// The cookies live in memory, bounded by ``Limits``. Add the jar to a client; every redirect hop
+/// goes through it too, so a cookie a redirect sets (a sign-in's `303`) is kept and sent on:
 ///
 /// ```swift
 /// let jar = CookieJar()
-/// let client = NetworkClient(
-///     interceptors: [jar],
-///     redirectPolicy: RedirectPolicy(onRedirect: jar.handleRedirect))
+/// let client = NetworkClient(interceptors: [jar])
 /// ```
 ///
 /// `NetworkClient.defaultConfiguration()` turns URLSession's own cookie handling off, so cookies are
@@ -122,23 +120,9 @@ public final class CookieJar: Interceptor {
         jar.withLock { $0.cookies = $0.cookies.filter { !shouldRemove($0.value) } }
     }
 
-    /// A ``RedirectPolicy/onRedirect`` that keeps the cookies a redirect sets and gives the next request
-    /// the jar's cookies for its URL (replacing the `Cookie` field it carried): without it the jar sees
-    /// only the last response of a call, since redirects are followed below the interceptors.
-    /// - Parameters:
-    ///   - response: The redirect.
-    ///   - next: The request the client would send next.
-    /// - Returns: `next` with the jar's `Cookie` field for its URL.
-    @Sendable public func handleRedirect(_ response: HTTPResponse, to next: URLRequest) async -> URLRequest? {
-        guard let url = next.url else { return next }
-        if let from = response.url { store(from: response, for: from) }
-        var next = next
-        next.setValue(cookieHeader(for: url), forHTTPHeaderField: "Cookie")
-        return next
-    }
-
     /// Adds the jar's cookies to the request's `Cookie` field (after any it has), sends it, and stores
-    /// the response's `Set-Cookie` fields.
+    /// the response's `Set-Cookie` fields: for each exchange, redirect hops included, so the cookies a
+    /// redirect sets are kept and the next hop carries those of its own URL.
     public func intercept(
         _ request: URLRequest,
         context: RequestContext,

@@ -6,14 +6,18 @@ import Foundation
 
 /// Something that happened to a request, for logging and metrics; every ``Interceptor`` observes every event.
 ///
-/// Each call to the client emits ``requestStarted(id:request:)``, then one ``attemptFinished(_:)``
-/// per attempt that was sent, then ``requestFinished(_:)``, all with the same request ID. A call that
+/// Each call to the client emits ``requestStarted(id:request:)``, then for each attempt one
+/// ``exchangeFinished(_:)`` per exchange that came back (a redirect hop, a cache's answer, the final
+/// response) and one ``attemptFinished(_:)``, then ``requestFinished(_:)``, all with the same request ID. A call that
 /// returns a ``ResponseStream`` emits its last two when the stream ends (read to its end, failed,
 /// cancelled or dropped), so that they count every byte it read; they are then called on the task
 /// that ended it.
 public enum NetworkEvent: Sendable {
     /// The client is about to adapt and send a request, as built.
     case requestStarted(id: Int, request: URLRequest)
+    /// One exchange of an attempt came back through the interceptors: a redirect the policy then
+    /// follows, or the attempt's answer, from the network or from an interceptor (a cache's hit).
+    case exchangeFinished(ExchangeMetrics)
     /// An attempt was sent and ended; the metrics say how, and whether it will be retried.
     case attemptFinished(AttemptMetrics)
     /// The request ended, successfully or not; no further attempt follows.
@@ -23,10 +27,28 @@ public enum NetworkEvent: Sendable {
     public var requestID: Int {
         switch self {
         case .requestStarted(let id, _): id
+        case .exchangeFinished(let metrics): metrics.context.requestID
         case .attemptFinished(let metrics): metrics.requestID
         case .requestFinished(let metrics): metrics.requestID
         }
     }
+}
+
+/// One exchange of an attempt: the request as the interceptors were given it and the response head
+/// that came back, whether from the network or from an interceptor that answered by itself.
+public struct ExchangeMetrics: Sendable {
+    /// The request, attempt and redirect hop: ``RequestContext/redirectedFrom`` is empty for an
+    /// attempt's first exchange.
+    public let context: RequestContext
+    /// The request as it entered the interceptors' ``Interceptor/intercept(_:context:next:)`` chain.
+    public let request: URLRequest
+    /// The response's status and headers (its body is the caller's to read).
+    public let response: HTTPResponse
+    /// Whether the exchange reached the transport; `false` when an interceptor answered it by itself,
+    /// a cache's hit say (then ``HTTPCache/outcome(of:)`` of ``response`` tells how).
+    public let reachedTransport: Bool
+    /// Seconds from entering the chain to the response head.
+    public let duration: TimeInterval
 }
 
 /// How one attempt went: what was sent, what came back, how long it took and what happens next.

@@ -13,6 +13,11 @@ public struct RequestContext: Sendable, Equatable {
     /// `true` for a request built by hand. The library's authenticators neither add a credential to
     /// nor refresh one for a request that says `false`; an interceptor of your own may read it too.
     public let requiresAuthentication: Bool
+    /// The URLs this exchange was redirected from, oldest first: empty for an attempt's first
+    /// exchange, one URL for the first redirect's target, and so on. Each redirect hop goes through
+    /// ``Interceptor/intercept(_:context:next:)`` with it set (adapters run once per attempt, before
+    /// the first hop), so that a cookie jar, a cache or a log sees every exchange.
+    public internal(set) var redirectedFrom: [URL] = []
     /// Whether the call takes its body as it arrives (a stream, a download, progress) rather than
     /// whole in memory: an ``HTTPCache`` lets those through untouched. `false` by default.
     var isStreamed = false
@@ -30,10 +35,11 @@ public struct RequestContext: Sendable, Equatable {
         self.requiresAuthentication = requiresAuthentication
     }
 
-    /// This context, with ``isStreamed`` set to `isStreamed`.
-    func streamed(_ isStreamed: Bool) -> RequestContext {
+    /// This context for one exchange: with ``isStreamed`` set to `isStreamed`, redirected from `redirectedFrom`.
+    func exchange(streamed isStreamed: Bool, redirectedFrom: [URL]) -> RequestContext {
         var context = self
         context.isStreamed = isStreamed
+        context.redirectedFrom = redirectedFrom
         return context
     }
 

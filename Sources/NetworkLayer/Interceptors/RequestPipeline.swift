@@ -233,14 +233,15 @@ struct RequestPipeline {
         return .doNotRetry
     }
 
-    private func emit(_ event: NetworkEvent) {
+    /// Hands `event` to every interceptor's ``Interceptor/observe(_:)``, in order.
+    func emit(_ event: NetworkEvent) {
         for interceptor in interceptors {
             interceptor.observe(event)
         }
     }
 
     /// The seconds since `start`, an uptime in nanoseconds.
-    fileprivate static func seconds(since start: UInt64) -> TimeInterval {
+    static func seconds(since start: UInt64) -> TimeInterval {
         TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000_000
     }
 

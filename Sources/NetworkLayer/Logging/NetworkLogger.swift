@@ -68,6 +68,9 @@ public struct NetworkLogger: Interceptor {
         switch event {
         case .requestStarted:
             break
+        case .exchangeFinished(let metrics):
+            guard level >= .info, RedirectPolicy.isRedirect(metrics.response.statusCode) else { return }
+            sink(message(forRedirect: metrics))
         case .attemptFinished(let metrics):
             guard level >= .info else { return }
             sink(message(for: metrics))
@@ -83,6 +86,7 @@ public struct NetworkLogger: Interceptor {
         var line = "\(requestLine(metrics.request)) → "
         if let response = metrics.response {
             line += "\(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode)), "
+            if let outcome = HTTPCache.outcome(of: response) { line += "\(Self.describe(outcome)), " }
         } else if let error = metrics.error {
             line += "\(Self.summary(of: error)), "
         }
@@ -97,6 +101,29 @@ public struct NetworkLogger: Interceptor {
             lines += details(prefix: "<", headers: Array(response.headers), body: response.body)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `GET https://a.example/x → 302 Found, redirected to https://b.example/y`: a redirect hop, which
+    /// its attempt's line (the last hop's) would not show.
+    func message(forRedirect metrics: ExchangeMetrics) -> String {
+        let status = metrics.response.statusCode
+        var line = "\(requestLine(metrics.request)) → \(status) \(HTTPResponse.reasonPhrase(for: status))"
+        if let location = metrics.response.headers["Location"],
+            let target = URL(string: location, relativeTo: metrics.request.url)?.absoluteURL
+        {
+            line += ", redirected to \(redaction.string(for: target))"
+        }
+        if let outcome = HTTPCache.outcome(of: metrics.response) { line += " (\(Self.describe(outcome)))" }
+        return line
+    }
+
+    /// How a response came from the cache, as a log line says it.
+    static func describe(_ outcome: HTTPCache.Outcome) -> String {
+        switch outcome {
+        case .hit: "from the cache, nothing sent"
+        case .revalidated: "from the cache, confirmed by a 304"
+        case .stale: "stale from the cache"
+        }
     }
 
     /// `GET https://… failed after 3 attempts in 1.61 s: …` or `… succeeded after 2 attempts in 0.20 s`.

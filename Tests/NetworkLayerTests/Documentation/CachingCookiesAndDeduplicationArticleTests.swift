@@ -28,10 +28,7 @@ extension ArticleTests {
             let profile = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
 
             let jar = CookieJar()
-            let client = NetworkClient(
-                transport: stubs,
-                interceptors: [jar],
-                redirectPolicy: RedirectPolicy(onRedirect: jar.handleRedirect))
+            let client = NetworkClient(transport: stubs, interceptors: [jar])
 
             _ = try await client.response(with: signIn)  // Set-Cookie: session=…
             let me = try await client.send(with: profile, as: User.self)  // Cookie: session=…

@@ -71,6 +71,8 @@ extension ArticleTests {
             let metrics = EventMonitor { event in
                 switch event {
                 case .requestStarted(let id, let request): seen.append("started \(id > 0) \(request.url?.path ?? "")")
+                case .exchangeFinished(let exchange):
+                    seen.append("exchange \(exchange.response.statusCode) \(exchange.context.redirectedFrom) \(exchange.reachedTransport)")
                 case .attemptFinished(let attempt):
                     seen.append("attempt \(attempt.attempt) \(attempt.statusCode ?? 0) \(attempt.duration >= 0) \(attempt.bytesReceived)")
                 case .requestFinished(let request):
@@ -79,7 +81,7 @@ extension ArticleTests {
             }
             _ = try await Article.client(stubs, interceptors: [metrics]).send(Article.MovieAPI.popular(page: 1), as: Empty.self)
 
-            #expect(seen.elements == ["started true /3/movie/popular", "attempt 1 200 true 23", "finished 1 true true"])
+            #expect(seen.elements == ["started true /3/movie/popular", "exchange 200 [] true", "attempt 1 200 true 23", "finished 1 true true"])
         }
     }
 }
