@@ -71,7 +71,9 @@ struct RedirectCompositionTests {
         let a = try #require(URL(string: "https://api.example.com/a"))
         _ = try await client.response(with: URLRequest(url: a))
         _ = try await client.response(with: URLRequest(url: a))
-        let seen = events.elements.map { ($0.request.url?.path ?? "", $0.response.statusCode, $0.context.redirectedFrom, $0.reachedTransport) }
+        let seen = events.elements.map {
+            ($0.request.url?.path ?? "", $0.response.statusCode, $0.context.redirectedFrom, $0.reachedTransport)
+        }
         #expect(seen.map(\.0) == ["/a", "/b", "/a", "/b"])
         #expect(seen.map(\.1) == [301, 200, 301, 200])
         #expect(seen.map(\.2) == [[], [a], [], [a]])

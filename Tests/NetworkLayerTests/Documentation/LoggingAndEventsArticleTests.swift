@@ -81,7 +81,8 @@ extension ArticleTests {
             }
             _ = try await Article.client(stubs, interceptors: [metrics]).send(Article.MovieAPI.popular(page: 1), as: Empty.self)
 
-            #expect(seen.elements == ["started true /3/movie/popular", "exchange 200 [] true", "attempt 1 200 true 23", "finished 1 true true"])
+            #expect(
+                seen.elements == ["started true /3/movie/popular", "exchange 200 [] true", "attempt 1 200 true 23", "finished 1 true true"])
         }
     }
 }
