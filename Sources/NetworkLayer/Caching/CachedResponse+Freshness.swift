@@ -114,9 +114,10 @@ extension CachedResponse {
     }
 
     /// Whether a private cache may store `response` to `request` (RFC 9111 §3): not `no-store`
-    /// (either side; a response's `must-understand` overrides it for a status this cache knows), a final status it understands, not a `206` nor a `304`, not to a request with
-    /// `Authorization` unless the response says `public`, `s-maxage` or `must-revalidate` (§3.5), and
-    /// either explicitly fresh or of a heuristically cacheable status; and worth keeping: with explicit
+    /// (either side; a response's `must-understand` overrides it for a status this cache knows), a
+    /// final status it understands, not a `206` nor a `304`, and either explicitly fresh or of a
+    /// heuristically cacheable status (a response to a request with `Authorization` included: §3.5's
+    /// rule is a shared cache's, and this one keeps each credential's responses apart); and worth keeping: with explicit
     /// freshness (even none, for a request's `max-stale`), fresh for a while, revalidatable, or allowed
     /// to be served stale on errors.
     static func isStorable(_ response: CachedResponse, for request: URLRequest, requestDirectives: CacheControl) -> Bool {
@@ -127,11 +128,6 @@ extension CachedResponse {
         guard !requestDirectives.contains("no-store"), !directives.contains("no-store") || understood, (200...599).contains(status),
             status != 206, status != 304, !directives.contains("must-understand") || understood
         else { return false }
-        if request.value(forHTTPHeaderField: "Authorization") != nil,
-            !(directives.contains("public") || directives.contains("s-maxage") || directives.contains("must-revalidate"))
-        {
-            return false
-        }
         let explicit =
             directives.contains("max-age") || response.response.headers["Expires"] != nil || directives.contains("public")
             || directives.contains("private")

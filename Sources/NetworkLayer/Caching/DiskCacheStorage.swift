@@ -86,6 +86,18 @@ public final class DiskCacheStorage: HTTPCacheStorage {
         for file in evicted { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
     }
 
+    /// Removes the files of every key for which `shouldRemove` is `true`, reading each file's key;
+    /// a file that cannot be read is removed too.
+    public func removeResponses(where shouldRemove: (String) -> Bool) {
+        for name in files.withLock({ Array($0.keys) }) {
+            let url = directory.appendingPathComponent(name)
+            let key = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(StoredEntry.self, from: $0) }?.key
+            guard key.map(shouldRemove) ?? true else { continue }
+            try? FileManager.default.removeItem(at: url)
+            files.withLock { $0[name] = nil }
+        }
+    }
+
     /// The file of a key: the hex SHA-256 of its UTF-8 bytes.
     private static func fileName(for key: String) -> String {
         SHA256.hash(Array(key.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ".entry"

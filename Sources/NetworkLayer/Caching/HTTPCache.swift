@@ -43,6 +43,8 @@ public struct HTTPCache: Interceptor {
     let now: @Sendable () -> Date
     /// The keys being revalidated in the background, so that each is revalidated once at a time.
     let revalidating = Locked(Set<String>())
+    /// How refreshed credentials succeed each other, and the calls refused meanwhile.
+    let partitions = Locked(CachePartitions())
 
     /// Creates a cache.
     /// - Parameters:
@@ -76,7 +78,8 @@ public struct HTTPCache: Interceptor {
         func send(_ request: URLRequest) async throws(APIError) -> TransportResponse {
             try await next(request).withoutOutcomeHeader()
         }
-        guard let url = request.url, let key = Self.key(for: url) else { return try await send(request) }
+        let partition = partition(of: request, context: context)
+        guard let url = request.url, let key = Self.key(for: url, partition: partition) else { return try await send(request) }
         switch request.httpMethod?.uppercased() ?? "GET" {
         case "GET":
             break
@@ -89,22 +92,35 @@ public struct HTTPCache: Interceptor {
         default:
             // An unsafe method's non-error response invalidates what is stored for its target (§4.4).
             let received = try await send(request)
-            if (200..<400).contains(received.head.statusCode) { invalidate(url, after: received.head) }
+            if (200..<400).contains(received.head.statusCode) { invalidate(url, partition: partition, after: received.head) }
             return received
         }
         let directives = Self.requestDirectives(of: request)
         // A request that says `no-store` wants nothing kept of it: it goes to the network untouched.
         if context.isStreamed || directives.contains("no-store") { return try await send(request) }
         let requestTime = now()
+        let policy = request.cachePolicy
+        if policy == .reloadIgnoringLocalCacheData || policy == .reloadIgnoringLocalAndRemoteCacheData {
+            // Loaded from the server alone, and stored as any other response.
+            return try await store(send(request), for: request, key: key, directives: directives, requestTime: requestTime)
+        }
         let variants = storage.responses(for: key)
         let stored = variants.first { $0.matchesVary(of: request) }
+        if policy == .returnCacheDataElseLoad || policy == .returnCacheDataDontLoad {
+            // Whatever its age, as URLSession's policies say.
+            if let stored {
+                return Self.answer(
+                    with: stored, stored.currentAge(at: requestTime) < stored.freshnessLifetime ? .hit : .stale, at: requestTime)
+            }
+            if policy == .returnCacheDataDontLoad { return TransportResponse(HTTPResponse(statusCode: 504, url: url)) }
+        }
         if let conditional = Self.conditionalAnswer(to: request, from: stored, directives: directives, at: requestTime) {
             return conditional
         }
         if Self.conditionalFields.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
             return try await send(request)
         }
-        if let stored {
+        if let stored, policy != .reloadRevalidatingCacheData {
             switch Self.use(stored, directives: directives, at: requestTime) {
             case .fresh: return Self.answer(with: stored, .hit, at: requestTime)
             case .stale: return Self.answer(with: stored, .stale, at: requestTime)
@@ -129,6 +145,12 @@ public struct HTTPCache: Interceptor {
             throw error
         }
         let responseTime = now()
+        if [401, 403].contains(received.head.statusCode) {
+            // A refused credential says nothing of the stored response: it stays, for the retry a
+            // refresh makes, which revalidates it with the new credential.
+            noteRefused(context, partition: partition)
+            return received
+        }
         if let stored, received.head.statusCode == 304 {
             guard let updated = Self.updated(stored, with: received.head, requestTime: requestTime, responseTime: responseTime) else {
                 // The 304 is about another representation: forget ours and ask again, unconditionally.
@@ -193,14 +215,14 @@ public struct HTTPCache: Interceptor {
         storage.setResponses([updated] + variants.filter { $0 != stored }, for: key)
     }
 
-    /// Forgets what is stored for `url`, and for the `Location` and `Content-Location` of `response`
-    /// when they are on the same origin (RFC 9111 §4.4).
-    private func invalidate(_ url: URL, after response: HTTPResponse) {
-        if let key = Self.key(for: url) { storage.setResponses([], for: key) }
+    /// Forgets what `partition` stores for `url`, and for the `Location` and `Content-Location` of
+    /// `response` when they are on the same origin (RFC 9111 §4.4).
+    private func invalidate(_ url: URL, partition: String, after response: HTTPResponse) {
+        if let key = Self.key(for: url, partition: partition) { storage.setResponses([], for: key) }
         for name in ["Location", "Content-Location"] {
             guard let value = response.headers[name], let target = URL(string: value, relativeTo: url)?.absoluteURL,
                 target.scheme?.lowercased() == url.scheme?.lowercased(), target.host?.lowercased() == url.host?.lowercased(),
-                target.port == url.port, let key = Self.key(for: target)
+                target.port == url.port, let key = Self.key(for: target, partition: partition)
             else { continue }
             storage.setResponses([], for: key)
         }

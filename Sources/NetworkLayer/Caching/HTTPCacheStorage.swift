@@ -43,6 +43,8 @@ public protocol HTTPCacheStorage: Sendable {
     func responses(for key: String) -> [CachedResponse]
     /// Replaces the responses stored for `key` with `responses` (none removes the key).
     func setResponses(_ responses: [CachedResponse], for key: String)
+    /// Removes the responses of every key for which `shouldRemove` is `true`.
+    func removeResponses(where shouldRemove: (String) -> Bool)
 }
 
 /// Keeps responses in memory, up to a number of bytes, forgetting the least recently used first.
@@ -83,6 +85,16 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
             entry.lastUse = state.clock
             state.entries[key] = entry
             return entry.responses
+        }
+    }
+
+    /// Removes the responses of every key for which `shouldRemove` is `true`.
+    public func removeResponses(where shouldRemove: (String) -> Bool) {
+        state.withLock { state in
+            for (key, entry) in state.entries where shouldRemove(key) {
+                state.entries.removeValue(forKey: key)
+                state.totalCost -= entry.cost
+            }
         }
     }
 

@@ -64,6 +64,10 @@ private final class HookedStorage: HTTPCacheStorage {
     func setResponses(_ responses: [CachedResponse], for key: String) {
         base.setResponses(responses, for: key)
     }
+
+    func removeResponses(where shouldRemove: (String) -> Bool) {
+        base.removeResponses(where: shouldRemove)
+    }
 }
 
 /// A transport that holds every request at `gate` until it is opened, then sends it through `base`.

@@ -33,6 +33,26 @@ extension ArticleTests {
                 body: Data(#"{"page":1,"results":[]}"#.utf8))
         }
 
+        @Test("Signed-in users: the snippet's sign-out drops the token's partition, so the next call goes to the server")
+        func signOut() async throws {
+            let stubs = StubTransport()
+            stubs.register(.get, "/3/movie/popular", Self.popular(maxAge: 600))
+            let storedToken: String? = "t1"
+            @Sendable func refreshToken() async throws -> String { "t2" }
+
+            let auth = RefreshingAuthenticator(token: storedToken) { _ in try await refreshToken() }
+            let cache = HTTPCache()
+            let client = NetworkClient(transport: stubs, interceptors: [auth, cache])
+            _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            #expect(stubs.requests(.get, "/3/movie/popular").count == 1)
+            // … at sign-out:
+            if let token = auth.credential { cache.removeResponses(authorization: "Bearer \(token)") }
+
+            _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
+            #expect(stubs.requests(.get, "/3/movie/popular").count == 2)
+        }
+
         @Test("Overview: a cache first in the interceptors answers the second call from memory")
         func overview() async throws {
             let stubs = StubTransport()
