@@ -45,6 +45,7 @@ struct HTTPBinEndpoint: Endpoint {
     var task: HTTPTask = .request
     var timeout: TimeInterval?
     var urlParameterEncoder = URLParameterEncoder()
+    var options: CallOptions { CallOptions(timeout: timeout) }
 
     /// A GET of `path` on `base`, for building endpoints where `HTTPBin.base()` cannot be called.
     init(base: String, path: String) {

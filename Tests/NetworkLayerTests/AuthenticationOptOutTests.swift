@@ -100,7 +100,7 @@ struct AuthenticationOptOutTests {
         _ = try await client.send(TestEndpoint(requiresAuthentication: false), as: Empty.self)
         _ = try await client.send(TestEndpoint(), as: Empty.self)
         _ = try await client.send(with: URLRequest(url: try #require(URL(string: "https://api.example.com/items"))), as: Empty.self)
-        let request = Request<Empty>(base: "https://api.example.com", path: "/items", requiresAuthentication: false)
+        let request = Request<Empty>(base: "https://api.example.com", path: "/items", options: CallOptions(requiresAuthentication: false))
         _ = try await client.send(request)
         _ = try await client.send(Request<Empty>(TestEndpoint(requiresAuthentication: false)))
         _ = try await client.send(Request<Empty>(base: "https://api.example.com", path: "/items"))

@@ -32,7 +32,8 @@ struct CompressedBodyTests {
             connection.writeHead(headers: ["Content-Length": "2"])
             connection.write(Data("{}".utf8))
         }
-        _ = try await transport.makeClient().response(for: Request<Data>(base: server.baseURL, path: "/", timeout: 30))
+        _ = try await transport.makeClient().response(
+            for: Request<Data>(base: server.baseURL, path: "/", options: CallOptions(timeout: 30)))
         #expect(accepted.withLock { $0 }?.contains("gzip") == true, "Accept-Encoding: \(accepted.withLock { $0 } ?? "none")")
     }
 
@@ -40,7 +41,7 @@ struct CompressedBodyTests {
     func streamedAndDownloaded(transport: TransportKind) async throws {
         let (server, json) = try await Self.compressedJSON()
         let client = transport.makeClient()
-        let endpoint = Request<Data>(base: server.baseURL, path: "/catalogue", timeout: 30)
+        let endpoint = Request<Data>(base: server.baseURL, path: "/catalogue", options: CallOptions(timeout: 30))
         var streamed = Data()
         for try await chunk in try await client.stream(for: endpoint) { streamed.append(chunk) }
         #expect(streamed == json)
@@ -55,7 +56,9 @@ struct CompressedBodyTests {
         let compressed = try await onOwnThread { try Compression.compress(json, gzip: false) }
         let server = try FloodServer(
             headers: ["Content-Encoding": "deflate", "Content-Length": "\(compressed.count)"], repeating: compressed, cap: compressed.count)
-        #expect(try await transport.makeClient().send(Request<Data>(base: server.baseURL, path: "/", timeout: 30)) == json)
+        #expect(
+            try await transport.makeClient().send(Request<Data>(base: server.baseURL, path: "/", options: CallOptions(timeout: 30))) == json
+        )
     }
 
     @Test("A gzip bomb streamed, or downloaded, stops at the stream and download limits", arguments: TransportKind.all)
@@ -63,7 +66,7 @@ struct CompressedBodyTests {
         let limit = 3 * Self.mebibyte
         let client = transport.makeClient(responseLimits: ResponseLimits(inMemory: Self.mebibyte, download: limit, stream: limit))
         let streamServer = try FloodServer.gzipBomb(cap: 16 * 1024)
-        let stream = try await client.stream(for: Request<Data>(base: streamServer.baseURL, path: "/", timeout: 30))
+        let stream = try await client.stream(for: Request<Data>(base: streamServer.baseURL, path: "/", options: CallOptions(timeout: 30)))
         let streamed = await #expect(throws: APIError.self) {
             for try await _ in stream {}
         }
@@ -73,7 +76,8 @@ struct CompressedBodyTests {
         let downloadServer = try FloodServer.gzipBomb(cap: 16 * 1024)
         let directory = try TemporaryDirectory()
         let downloaded = await #expect(throws: APIError.self) {
-            try await client.download(for: Request<Data>(base: downloadServer.baseURL, path: "/", timeout: 30), to: directory.file("x"))
+            try await client.download(
+                for: Request<Data>(base: downloadServer.baseURL, path: "/", options: CallOptions(timeout: 30)), to: directory.file("x"))
         }
         #expect(ResponseLimitTests.isTooLarge(downloaded, .download, limit: limit), "\(String(describing: downloaded))")
         #expect(directory.contents.isEmpty)
@@ -100,7 +104,7 @@ struct CompressedBodyTests {
         let server = try FloodServer(
             headers: ["Content-Encoding": "gzip", "Content-Length": "\(body.count)"], repeating: body, cap: body.count)
         let error = await #expect(throws: APIError.self) {
-            try await transport.makeClient().send(Request<Data>(base: server.baseURL, path: "/", timeout: 30))
+            try await transport.makeClient().send(Request<Data>(base: server.baseURL, path: "/", options: CallOptions(timeout: 30)))
         }
         guard case .requestFailed(let failure) = error else {
             Issue.record("expected requestFailed, got \(String(describing: error))")

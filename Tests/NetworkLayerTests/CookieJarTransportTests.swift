@@ -94,7 +94,7 @@ struct CookieJarTransportTests {
         struct SignIn: Endpoint {
             let base: String
             var path: String { "/redirect-login" }
-            var redirectPolicy: RedirectPolicy? { RedirectPolicy(maximumRedirects: 3) }
+            var options: CallOptions { CallOptions(redirectPolicy: RedirectPolicy(maximumRedirects: 3)) }
         }
         let server = try SignInServer()
         defer { server.server.stop() }

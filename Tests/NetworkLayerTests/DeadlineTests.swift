@@ -116,7 +116,7 @@ struct DeadlineTests {
         let noDeadline = NetworkClient(transport: stubs)
         _ = try await noDeadline.send(TestEndpoint(), as: Empty.self)
         await #expect(throws: APIError.deadlineExceeded(0.2)) { try await noDeadline.send(TestEndpoint(deadline: 0.2), as: Empty.self) }
-        #expect(Request<Empty>(TestEndpoint(deadline: 3)).deadline == 3)
+        #expect(Request<Empty>(TestEndpoint(deadline: 3)).options.deadline == 3)
     }
 
     @Test("An interceptor sets the deadline over the endpoint's and the client's, each seeing the one before it")

@@ -14,6 +14,7 @@ private struct Lookup: Endpoint {
     var acceptableStatusCodes: Set<Int>?
     var decoder: JSONDecoder?
     var base: String { "https://api.example.com" }
+    var options: CallOptions { CallOptions(acceptableStatusCodes: acceptableStatusCodes, decoder: decoder) }
 }
 
 /// `{"total_results": 7}` in snake case.
@@ -76,8 +77,7 @@ struct EndpointOverridesTests {
             var path: String { "/items" }
             var method: HTTPMethod { .put }
             var task: HTTPTask { .requestData(Data("x".utf8), contentType: "text/plain") }
-            var acceptableStatusCodes: Set<Int>? { [404] }
-            var decoder: JSONDecoder? { EndpointOverridesTests.snakeCase }
+            var options: CallOptions { CallOptions(acceptableStatusCodes: [404], decoder: EndpointOverridesTests.snakeCase) }
         }
         #expect(try await client.upload(for: Upload(), as: Totals.self) == Totals(totalResults: 8))
 
@@ -96,7 +96,7 @@ struct EndpointOverridesTests {
         stubs.register(.get, "/items", .json(#"{"total_results":7}"#, statusCode: 404))
         let request = Request<Totals>(Lookup(acceptableStatusCodes: [404], decoder: Self.snakeCase))
 
-        #expect(request.acceptableStatusCodes == [404])
+        #expect(request.options.acceptableStatusCodes == [404])
         #expect(try await client(stubs).send(request) == Totals(totalResults: 7))
     }
 }

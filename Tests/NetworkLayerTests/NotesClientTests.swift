@@ -74,10 +74,10 @@ struct NotesClientTests {
         }
         var headers: HTTPHeaders { if case .feed = self { ["Accept": "text/event-stream"] } else { HTTPHeaders() } }
         /// Signing in and refreshing carry no token of their own.
-        var requiresAuthentication: Bool {
+        var options: CallOptions {
             switch self {
-            case .signIn, .refresh: false
-            default: true
+            case .signIn, .refresh: CallOptions(requiresAuthentication: false)
+            default: CallOptions()
             }
         }
     }

@@ -44,7 +44,7 @@ struct PaginationTests {
         let paths = Locked<[String]>([])
         let server = try Self.server(paths: paths)
         defer { server.stop() }
-        let first = Request<NotePage>(base: server.baseURL, path: "/notes", timeout: 10)
+        let first = Request<NotePage>(base: server.baseURL, path: "/notes", options: CallOptions(timeout: 10))
         let pages = transport.makeClient().pages(startingWith: first)
         var items: [Int] = []
         for try await page in pages { items += page.items }
@@ -59,7 +59,9 @@ struct PaginationTests {
         defer { server.stop() }
         let base = server.baseURL
         @Sendable func feed(_ cursor: String?) -> Request<NotePage> {
-            Request(base: base, path: "/feed", task: .requestParameters(urlParameters: cursor.map { ["cursor": $0] }), timeout: 10)
+            Request(
+                base: base, path: "/feed", task: .requestParameters(urlParameters: cursor.map { ["cursor": $0] }),
+                options: CallOptions(timeout: 10))
         }
         var pages: [NotePage] = []
         for try await page in transport.makeClient().pages(startingWith: feed(nil), next: { $0.value.next.map(feed) }) {

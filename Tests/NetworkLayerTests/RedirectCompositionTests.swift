@@ -84,3 +84,24 @@ struct RedirectCompositionTests {
         #expect(stubs.requests(.get, "/b").count == 2)
     }
 }
+
+@Suite("Typed requests keep their endpoint's options")
+struct TypedRequestOptionsTests {
+    private enum NotesAPI: Endpoint {
+        case export
+        var base: String { "https://api.example.com" }
+        var path: String { "/export" }
+        var options: CallOptions { CallOptions(acceptableStatusCodes: [303], redirectPolicy: .doNotFollow) }
+    }
+
+    @Test("A typed request wrapping an endpoint that does not follow redirects does not follow them either")
+    func redirectPolicyIsKept() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/export") { _ in StubResponse(statusCode: 303, headers: ["Location": "/elsewhere"]) }
+        stubs.register(.get, "/elsewhere", .json("{}"))
+        let client = NetworkClient(transport: stubs)
+        let response = try await client.response(for: Request<Empty>(NotesAPI.export))
+        #expect(response.response.statusCode == 303)
+        #expect(stubs.requests(.get, "/elsewhere").isEmpty)
+    }
+}

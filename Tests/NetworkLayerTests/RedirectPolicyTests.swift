@@ -231,8 +231,7 @@ struct RedirectPolicyTests {
         struct NoRedirects: Endpoint {
             let base: String
             let path: String
-            var acceptableStatusCodes: Set<Int>? { [302] }
-            var redirectPolicy: RedirectPolicy? { .doNotFollow }
+            var options: CallOptions { CallOptions(acceptableStatusCodes: [302], redirectPolicy: .doNotFollow) }
         }
         let overridden = try await transport.makeClient().response(for: NoRedirects(base: origin.baseURL, path: path))
         #expect(overridden.statusCode == 302)

@@ -33,7 +33,7 @@ struct ResponseLimitMemoryTests {
         // The client's first request costs what any first request does; the rise is the body's.
         let warmUp = try FloodServer(headers: ["Content-Length": "1000"], repeating: Pattern.data(count: 1000), cap: 1000)
         _ = try await client.send(Request<Data>(base: warmUp.baseURL, path: "/"))
-        let endpoint = Request<Data>(base: server.baseURL, path: "/body", timeout: 30)
+        let endpoint = Request<Data>(base: server.baseURL, path: "/body", options: CallOptions(timeout: 30))
         let (error, rise) = try await PeakMemory.rise {
             await #expect(throws: APIError.self) { try await read(client, endpoint) }
         }
@@ -106,7 +106,7 @@ struct ResponseLimitMemoryTests {
         let client = transport.makeClient()
         let warmUp = try FloodServer(headers: ["Content-Length": "1000"], repeating: Pattern.data(count: 1000), cap: 1000)
         _ = try await client.send(Request<Data>(base: warmUp.baseURL, path: "/"))
-        let endpoint = Request<Data>(base: server.baseURL, path: "/body", timeout: 30)
+        let endpoint = Request<Data>(base: server.baseURL, path: "/body", options: CallOptions(timeout: 30))
         let (read, rise): (Int, Int64) = try await PeakMemory.rise {
             var iterator = try await client.stream(for: endpoint).makeAsyncIterator()
             var read = 0

@@ -31,8 +31,8 @@ struct ResponseLimitTests {
     }
 
     static func endpoint(_ server: FloodServer, limits: ResponseLimits? = nil) -> Request<Data> {
-        var request = Request<Data>(base: server.baseURL, path: "/body", timeout: 30)
-        request.responseLimits = limits
+        var request = Request<Data>(base: server.baseURL, path: "/body", options: CallOptions(timeout: 30))
+        request.options.responseLimits = limits
         return request
     }
 
@@ -110,7 +110,8 @@ struct ResponseLimitTests {
         let server = try FloodServer(
             headers: ["Content-Encoding": "gzip", "Content-Type": "application/json", "Content-Length": "\(compressed.count)"],
             repeating: compressed, cap: compressed.count)
-        let records = try await transport.makeClient().send(Request<[Record]>(base: server.baseURL, path: "/catalogue", timeout: 30))
+        let records = try await transport.makeClient().send(
+            Request<[Record]>(base: server.baseURL, path: "/catalogue", options: CallOptions(timeout: 30)))
         #expect(records.count == 2_500)
         #expect(records.last == Record(id: 2_499 % 16, title: "The Shawshank Redemption", tags: ["prison", "friendship", "hope"]))
     }

@@ -20,6 +20,10 @@ struct TestEndpoint: Endpoint {
     var deadline: TimeInterval?
     var requiresAuthentication = true
     var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
+    var options: CallOptions {
+        CallOptions(
+            timeout: timeout, deadline: deadline, requiresAuthentication: requiresAuthentication, validateResponse: validateResponse)
+    }
 }
 
 /// A small model decoded in tests.

@@ -128,7 +128,8 @@ struct TransferByteCountTests {
     func decodedBytes(transport: TransportKind) async throws {
         let (server, json) = try await CompressedBodyTests.compressedJSON()
         let events = EventLog()
-        let data = try await transport.makeClient(interceptors: [events]).send(Request<Data>(base: server.baseURL, path: "/", timeout: 30))
+        let data = try await transport.makeClient(interceptors: [events]).send(
+            Request<Data>(base: server.baseURL, path: "/", options: CallOptions(timeout: 30)))
         #expect(data == json)
         #expect(try Self.onlyAttempt(events).bytesReceived == json.count)
     }

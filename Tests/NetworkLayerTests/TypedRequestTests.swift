@@ -23,7 +23,7 @@ private enum CatalogAPI: Endpoint {
     }
     var method: HTTPMethod { if case .rate = self { .post } else { .get } }
     var headers: HTTPHeaders { ["Accept": "application/json"] }
-    var timeout: TimeInterval? { if case .rate = self { 5 } else { nil } }
+    var options: CallOptions { if case .rate = self { CallOptions(timeout: 5) } else { CallOptions() } }
     var task: HTTPTask {
         switch self {
         case .page(let page): .requestParameters(urlParameters: ["page": page])
@@ -93,7 +93,7 @@ struct TypedRequestTests {
             #expect(request.timeoutInterval == expected.timeoutInterval)
         }
         let rate = Request<Empty>.rate(id: 550, value: 8.5)
-        #expect(rate.timeout == 5)
+        #expect(rate.options.timeout == 5)
         #expect(rate.urlParameterEncoder == URLParameterEncoder(boolEncoding: .numeric))
     }
 

@@ -9,7 +9,7 @@ import Foundation
 /// Implement ``authenticate(_:)``; the authenticator adapts each attempt with it, so a retry
 /// carries the credential current at that moment. Throwing stops the request before it is sent.
 /// A request whose ``RequestContext/requiresAuthentication`` is `false` (a sign-in call, a public
-/// endpoint: see ``Endpoint/requiresAuthentication``) is left as it is.
+/// endpoint: see ``CallOptions/requiresAuthentication``) is left as it is.
 ///
 /// ```swift
 /// struct APIKey: Authenticator {

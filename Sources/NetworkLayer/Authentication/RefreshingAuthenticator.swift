@@ -26,7 +26,7 @@ import Foundation
 /// A request cancelled while it waits for a refresh ends at once with ``APIError/cancelled``; the
 /// refresh goes on for the others. The credential lives behind a lock; copies of the authenticator share it.
 ///
-/// A request that does not require authentication (``Endpoint/requiresAuthentication`` `false`: the
+/// A request that does not require authentication (``CallOptions/requiresAuthentication`` `false`: the
 /// sign-in call, a public endpoint) gets no credential and triggers no refresh, not even while there is
 /// no credential yet, and its `401` is left to the next interceptor. Send the refresh's own call
 /// through a client without this authenticator: through this one it would wait for its own refresh.

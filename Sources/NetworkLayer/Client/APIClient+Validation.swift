@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Runs the endpoint's ``Endpoint/validateResponse`` and then the client's ``validate(_:)`` on
+    /// Runs the endpoint's ``CallOptions/validateResponse`` and then the client's ``validate(_:)`` on
     /// `response`: an ``APIError`` they throw is kept, anything else becomes
     /// ``APIError/validationFailed(_:_:)`` with `response`.
     func validate(_ response: HTTPResponse, for call: Call) throws(APIError) {

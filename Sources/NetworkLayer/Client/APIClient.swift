@@ -49,12 +49,12 @@ public protocol APIClient: Sendable {
     /// is consumed: decoded, collected or written to a file. A ``stream(for:bufferLimit:)``
     /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
     /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
-    /// ``Endpoint/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
+    /// ``CallOptions/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
     /// overrides both; a request built by hand gets this one.
     var deadline: TimeInterval? { get }
     /// How large a response body may grow before the transfer is stopped with
     /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB
-    /// in memory, downloads and streams unbounded). An endpoint's ``Endpoint/responseLimits`` replaces it.
+    /// in memory, downloads and streams unbounded). An endpoint's ``CallOptions/responseLimits`` replaces it.
     var responseLimits: ResponseLimits { get }
     /// Checks every response before it is decoded, and may throw your own error: for example the
     /// `ServerError` an API's 4xx bodies decode as. The call then fails with
@@ -62,7 +62,7 @@ public protocol APIClient: Sendable {
     ///
     /// It sees the response the call ends with, once the ``interceptors`` are done with it (so a
     /// retrier still sees ``APIError/unacceptableStatusCode(_:_:)`` for a `503`, and an authenticator
-    /// a `401`), after the endpoint's ``Endpoint/validateResponse``: an accepted response before it is
+    /// a `401`), after the endpoint's ``CallOptions/validateResponse``: an accepted response before it is
     /// decoded, and a status outside ``acceptableStatusCodes`` with up to 64 KiB of its body before
     /// the call fails with ``APIError/unacceptableStatusCode(_:_:)``, which it fails with still when
     /// this returns. A download or a stream is checked only on such a status. Does nothing by default.

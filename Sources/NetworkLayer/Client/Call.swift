@@ -31,30 +31,34 @@ struct Call: Sendable {
 }
 
 extension APIClient {
-    /// The call `endpoint` describes: built against ``baseURL`` with ``encoder``, with the endpoint's
-    /// overrides and this client's defaults for the rest.
+    /// The call `endpoint` describes: built against ``baseURL`` with ``encoder``, with its options
+    /// merged with this client's settings.
     func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
-        let (request, upload) = try endpoint.builtRequest(baseURL: baseURL, encoder: encoder)
-        return Call(
-            request: request,
-            upload: upload,
-            // The built request keeps URLRequest's default unless the endpoint set one: no need to read it back.
-            timeout: endpoint.timeout,
-            acceptableStatusCodes: endpoint.acceptableStatusCodes ?? acceptableStatusCodes,
-            decoder: endpoint.decoder ?? decoder,
-            redirectPolicy: endpoint.redirectPolicy ?? redirectPolicy,
-            deadline: endpoint.deadline ?? deadline,
-            responseLimits: endpoint.responseLimits ?? responseLimits,
-            requiresAuthentication: endpoint.requiresAuthentication,
-            validateResponse: endpoint.validateResponse
-        )
+        let options = endpoint.options
+        let (request, upload) = try endpoint.builtRequest(baseURL: baseURL, encoder: encoder, timeout: options.timeout)
+        // The built request keeps URLRequest's default unless the options set one: no need to read it back.
+        return makeCall(request, upload: upload, timeout: options.timeout, options: options)
     }
 
-    /// The call of a request built by hand, with this client's defaults.
+    /// The call of a request built by hand, with this client's settings.
     func makeCall(for request: URLRequest) -> Call {
+        makeCall(request, upload: nil, timeout: Self.timeout(of: request), options: CallOptions())
+    }
+
+    /// The one place a call's options meet the client's settings: each option set wins.
+    private func makeCall(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, options: CallOptions) -> Call {
         Call(
-            request: request, upload: nil, timeout: Self.timeout(of: request), acceptableStatusCodes: acceptableStatusCodes,
-            decoder: decoder, redirectPolicy: redirectPolicy, deadline: deadline, responseLimits: responseLimits)
+            request: request,
+            upload: upload,
+            timeout: timeout,
+            acceptableStatusCodes: options.acceptableStatusCodes ?? acceptableStatusCodes,
+            decoder: options.decoder ?? decoder,
+            redirectPolicy: options.redirectPolicy ?? redirectPolicy,
+            deadline: options.deadline ?? deadline,
+            responseLimits: options.responseLimits ?? responseLimits,
+            requiresAuthentication: options.requiresAuthentication,
+            validateResponse: options.validateResponse
+        )
     }
 
     /// Decodes `response`'s body as `T` with the call's decoder: `Empty`, `Data`, `String` and optionals handled specially.

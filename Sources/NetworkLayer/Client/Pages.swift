@@ -110,7 +110,7 @@ extension APIClient {
                     call.requiresAuthentication = false
                 }
                 call.upload = nil
-                call.timeout = first.timeout ?? Self.timeout(of: request)
+                call.timeout = first.options.timeout ?? Self.timeout(of: request)
                 let response = try await execute(call)
                 return Response(value: try decode(Page.self, from: response, for: call), response: response)
             }, maximumPages: maximumPages, endsOnRepeatedURL: true)

@@ -10,7 +10,7 @@ import Foundation
 /// sent without a content coding) fails as soon as the head arrives, before any of it is read.
 ///
 /// Set them for a client (``APIClient/responseLimits``, `NetworkClient(responseLimits:)`) and, for
-/// the one call that needs more, on its endpoint (``Endpoint/responseLimits``):
+/// the one call that needs more, on its endpoint (``CallOptions/responseLimits``):
 ///
 /// ```swift
 /// let client = NetworkClient(responseLimits: ResponseLimits(inMemory: 8 * 1024 * 1024))

@@ -20,11 +20,14 @@ extension Endpoint {
     /// - Throws: ``APIError/invalidURL(_:)`` (also for a relative `base` without a `baseURL`),
     ///   ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.
     public func urlRequest(baseURL: URL? = nil, encoder: JSONEncoder = JSONEncoder()) throws(APIError) -> URLRequest {
-        try builtRequest(baseURL: baseURL, encoder: encoder).request
+        try builtRequest(baseURL: baseURL, encoder: encoder, timeout: options.timeout).request
     }
 
     /// ``urlRequest(baseURL:encoder:)`` with the body an upload task streams beside it, from one reading of ``task``.
-    func builtRequest(baseURL: URL?, encoder: JSONEncoder) throws(APIError) -> (request: URLRequest, upload: UploadBody?) {
+    /// `timeout` is the options' idle timeout, read by the caller with the rest of them.
+    func builtRequest(baseURL: URL?, encoder: JSONEncoder, timeout: TimeInterval?) throws(APIError) -> (
+        request: URLRequest, upload: UploadBody?
+    ) {
         guard method.isValidToken else {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }

@@ -28,24 +28,12 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var headers: HTTPHeaders
     /// The parameters and body; `.request` (none) unless given.
     public var task: HTTPTask
-    /// The idle timeout in seconds; `nil` (the transport's) unless given.
-    public var timeout: TimeInterval?
     /// How URL parameters are written into the query; `URLParameterEncoder()` unless given.
     public var urlParameterEncoder: URLParameterEncoder
     /// How form bodies are written; `FormParameterEncoder()` unless given.
     public var formParameterEncoder: FormParameterEncoder
-    /// The status codes that count as success; `nil` (the client's) unless given.
-    public var acceptableStatusCodes: Set<Int>?
-    /// Decodes the response; `nil` (the client's decoder) unless given.
-    public var decoder: JSONDecoder?
-    /// The total deadline in seconds; `nil` (the client's) unless given.
-    public var deadline: TimeInterval?
-    /// How large the response body may grow; `nil` (the client's limits) unless given.
-    public var responseLimits: ResponseLimits?
-    /// Whether the client's authenticators authenticate it; `true` unless given. See ``Endpoint/requiresAuthentication``.
-    public var requiresAuthentication: Bool
-    /// Checks the response before it is decoded; `nil` (the client's check only) unless given. See ``Endpoint/validateResponse``.
-    public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
+    /// What its calls do differently from the client's; ``CallOptions()`` (the client's settings) unless given.
+    public var options: CallOptions
 
     /// Describes a request from its parts.
     /// - Parameters:
@@ -55,10 +43,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     ///   - method: The HTTP method; `.get` by default.
     ///   - headers: Headers sent with the request; none by default.
     ///   - task: The parameters and body; `.request` (none) by default.
-    ///   - timeout: The idle timeout in seconds; `nil` (the transport's) by default.
-    ///   - deadline: The total deadline in seconds; `nil` (the client's) by default.
-    ///   - requiresAuthentication: Whether the client's authenticators authenticate it; `true` by default,
-    ///     `false` for a sign-in call or a public endpoint.
+    ///   - options: What its calls do differently from the client's (a timeout, a deadline, no
+    ///     authentication for a sign-in call…); ``CallOptions()`` (the client's settings) by default.
     ///   - type: The type the response decodes as; inferred from the context by default.
     public init(
         base: String = "",
@@ -66,9 +52,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         method: HTTPMethod = .get,
         headers: HTTPHeaders = [:],
         task: HTTPTask = .request,
-        timeout: TimeInterval? = nil,
-        deadline: TimeInterval? = nil,
-        requiresAuthentication: Bool = true,
+        options: CallOptions = CallOptions(),
         as type: Value.Type = Value.self
     ) {
         self.base = base
@@ -76,16 +60,14 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         self.method = method
         self.headers = headers
         self.task = task
-        self.timeout = timeout
-        self.deadline = deadline
-        self.requiresAuthentication = requiresAuthentication
+        self.options = options
         urlParameterEncoder = URLParameterEncoder()
         formParameterEncoder = FormParameterEncoder()
     }
 
     /// The request `endpoint` describes, with its response decoded as `Value`.
     ///
-    /// Every property of the endpoint is read once, here, and kept.
+    /// Every requirement of the endpoint is read once, here, and kept: its options as one value.
     /// - Parameters:
     ///   - endpoint: The call, for example a case of your API's enum.
     ///   - type: The type the response decodes as; inferred from the context by default.
@@ -95,14 +77,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         method = endpoint.method
         headers = endpoint.headers
         task = endpoint.task
-        timeout = endpoint.timeout
         urlParameterEncoder = endpoint.urlParameterEncoder
         formParameterEncoder = endpoint.formParameterEncoder
-        acceptableStatusCodes = endpoint.acceptableStatusCodes
-        decoder = endpoint.decoder
-        deadline = endpoint.deadline
-        responseLimits = endpoint.responseLimits
-        requiresAuthentication = endpoint.requiresAuthentication
-        validateResponse = endpoint.validateResponse
+        options = endpoint.options
     }
 }

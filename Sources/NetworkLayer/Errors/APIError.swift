@@ -75,7 +75,7 @@ public enum APIError: Error, Sendable, Equatable {
     /// undone, the chunk that went past the limit included), or the `Content-Length` the server
     /// announced when that alone was over the limit and nothing was read.
     case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
-    /// A validation hook (``APIClient/validate(_:)`` or ``Endpoint/validateResponse``) threw this error
+    /// A validation hook (``APIClient/validate(_:)`` or ``CallOptions/validateResponse``) threw this error
     /// of yours on this response: for example the `ServerError` a 4xx body decodes as. The hooks run once
     /// the interceptors are done with the call, so a retrier still sees ``unacceptableStatusCode(_:_:)``.
     /// Match your type with `case .validationFailed(let error as ServerError, _)` or ``underlying(as:)``.

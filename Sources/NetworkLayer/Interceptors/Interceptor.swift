@@ -74,7 +74,7 @@ public protocol Interceptor: Sendable {
     /// deadline is the whole call's, every attempt and wait between them included (see
     /// ``APIClient/deadline``), so it is decided here, once per call, before the first attempt is
     /// adapted. The interceptors are asked in order, each given the previous one's answer, the first
-    /// the endpoint's ``Endpoint/deadline``, else the client's ``APIClient/deadline``. It counts from
+    /// the endpoint's ``CallOptions/deadline``, else the client's ``APIClient/deadline``. It counts from
     /// the call's start.
     /// - Parameters:
     ///   - deadline: The deadline so far in seconds, `nil` for none.

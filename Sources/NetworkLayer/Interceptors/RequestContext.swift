@@ -9,7 +9,7 @@ public struct RequestContext: Sendable, Equatable {
     public let attempt: Int
     /// Why each earlier attempt failed, oldest first; empty on the first attempt.
     public let previousErrors: [APIError]
-    /// Whether the request wants a credential: its endpoint's ``Endpoint/requiresAuthentication``,
+    /// Whether the request wants a credential: its endpoint's ``CallOptions/requiresAuthentication``,
     /// `true` for a request built by hand. The library's authenticators neither add a credential to
     /// nor refresh one for a request that says `false`; an interceptor of your own may read it too.
     public let requiresAuthentication: Bool

@@ -51,7 +51,7 @@ extension ArticleTests {
                 case .refresh(let refreshToken): .requestJSONBody(["refreshToken": refreshToken])
                 }
             }
-            var requiresAuthentication: Bool { false }  // no credential, no refresh
+            var options: CallOptions { CallOptions(requiresAuthentication: false) }  // no credential, no refresh
         }
 
         /// The value of `name` on the request `authenticator` makes of a plain one.
@@ -141,8 +141,9 @@ extension ArticleTests {
             #expect(try page?.get().page == 1)
             #expect(stubs.requests.map(\.path) == ["/session", "/3/movie/popular", "/session/refresh", "/3/movie/popular"])
             #expect(stubs.requests.map(\.headers.authorization) == [nil, "Bearer t-1", nil, "Bearer fresh"])
-            let request = Request<Token>(base: "https://api.example.com", path: "/session", method: .post, requiresAuthentication: false)
-            #expect(!request.requiresAuthentication)
+            let request = Request<Token>(
+                base: "https://api.example.com", path: "/session", method: .post, options: CallOptions(requiresAuthentication: false))
+            #expect(!request.options.requiresAuthentication)
         }
     }
 }

@@ -113,7 +113,7 @@ extension ArticleTests {
             var base: String { "https://api.example.com" }
             var path: String { "/catalogue/export" }
             // The one call whose answer is larger than the rest: up to 256 MiB in memory.
-            var responseLimits: ResponseLimits? { ResponseLimits(inMemory: 256 * 1024 * 1024) }
+            var options: CallOptions { CallOptions(responseLimits: ResponseLimits(inMemory: 256 * 1024 * 1024)) }
         }
 
         @Test("Bodies larger than the limits: the client's limit stops a 9 MiB page; the endpoint's lets its export through")

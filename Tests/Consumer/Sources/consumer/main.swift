@@ -14,7 +14,7 @@ struct FileServerAPI: Endpoint {
     var path: String
     var method: HTTPMethod = .get
     var task: HTTPTask = .request
-    var timeout: TimeInterval? = 30
+    var options: CallOptions { CallOptions(timeout: 30) }
 }
 
 struct Indexed: Decodable, Equatable { let index: Int }
