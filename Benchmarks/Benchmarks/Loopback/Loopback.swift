@@ -153,7 +153,7 @@ struct BytesEndpoint: Endpoint, Sendable {
     let count: Int
     var path: String { "/bytes/\(count)" }
     /// Room for the whole body in memory: the in-memory benchmark reads 200 MB, past the default limit of 64 MiB.
-    var responseLimits: ResponseLimits? { ResponseLimits(inMemory: Int64(count)) }
+    var options: CallOptions { CallOptions(responseLimits: ResponseLimits(inMemory: Int64(count))) }
 }
 
 /// `POST /upload` with a file streamed as the body; the server answers `{"received": <bytes>}`.

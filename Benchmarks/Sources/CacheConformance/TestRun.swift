@@ -116,7 +116,7 @@ struct TestRun {
         let task: HTTPTask =
             configuration["request_body"]?.string.map { .requestData(Data($0.utf8), contentType: "text/plain;charset=UTF-8") }
             ?? .request
-        let request = Request<Data>(base: url, path: "", method: method, headers: headers, task: task, timeout: 20)
+        let request = Request<Data>(base: url, path: "", method: method, headers: headers, task: task, options: CallOptions(timeout: 20))
         return try await client.response(for: request, as: Data.self).response
     }
 
