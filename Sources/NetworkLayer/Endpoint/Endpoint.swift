@@ -39,7 +39,7 @@ public protocol Endpoint {
     var formParameterEncoder: FormParameterEncoder { get }
     /// What this endpoint's calls do differently from the client's: their idle timeout and total
     /// deadline, accepted statuses, decoder, redirect policy, response limits, whether they are
-    /// authenticated, and a check of their responses. ``CallOptions()`` (the client's settings for
+    /// authenticated, and a check of their responses. `CallOptions()` (the client's settings for
     /// all) by default.
     var options: CallOptions { get }
 }
@@ -57,6 +57,6 @@ extension Endpoint {
     public var urlParameterEncoder: URLParameterEncoder { URLParameterEncoder() }
     /// `key[]=v` arrays and `true`/`false` bools.
     public var formParameterEncoder: FormParameterEncoder { FormParameterEncoder() }
-    /// ``CallOptions()``: the client's settings.
+    /// `CallOptions()`: the client's settings.
     public var options: CallOptions { CallOptions() }
 }

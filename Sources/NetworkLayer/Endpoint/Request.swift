@@ -32,7 +32,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var urlParameterEncoder: URLParameterEncoder
     /// How form bodies are written; `FormParameterEncoder()` unless given.
     public var formParameterEncoder: FormParameterEncoder
-    /// What its calls do differently from the client's; ``CallOptions()`` (the client's settings) unless given.
+    /// What its calls do differently from the client's; `CallOptions()` (the client's settings) unless given.
     public var options: CallOptions
 
     /// Describes a request from its parts.
@@ -44,7 +44,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     ///   - headers: Headers sent with the request; none by default.
     ///   - task: The parameters and body; `.request` (none) by default.
     ///   - options: What its calls do differently from the client's (a timeout, a deadline, no
-    ///     authentication for a sign-in call…); ``CallOptions()`` (the client's settings) by default.
+    ///     authentication for a sign-in call…); `CallOptions()` (the client's settings) by default.
     ///   - type: The type the response decodes as; inferred from the context by default.
     public init(
         base: String = "",

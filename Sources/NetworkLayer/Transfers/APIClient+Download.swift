@@ -15,7 +15,7 @@ extension APIClient {
     /// Cancelling (or a failure) deletes the partial file and closes the connection. Every attempt
     /// goes through the ``interceptors``; a retried `GET` (by ``RetryPolicy``, say) resumes where the
     /// attempt before stopped when the server allows it: `Range: bytes=N-` with `If-Range` (a strong
-    /// `ETag`, else `Last-Modified`) is added below the interceptors, a `206` that continues the file is
+    /// `ETag`, else `Last-Modified`) is added after the adapters, a `206` that continues the file is
     /// appended and progress goes on from `N`, and a `200` starts the file over. To resume in a later
     /// call, use ``APIClient/download(resuming:for:to:progress:)``.
     /// Each chunk is written as it arrives, so a disk slower than the network holds the transfer

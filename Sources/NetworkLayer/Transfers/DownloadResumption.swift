@@ -8,8 +8,8 @@ import Foundation
 /// validator and length across the call's attempts, asks each new exchange for the rest of the body,
 /// and decides from the answer whether the file goes on or starts over (its ``Plan``).
 ///
-/// Every exchange goes through ``send(_:through:)`` below the interceptors (after the adapters and
-/// middleware, before redirects): once the file holds part of a body whose `200` had a length and a
+/// Every exchange goes through ``send(_:through:)`` after the adapters, before the `intercept` chain
+/// and the redirects: once the file holds part of a body whose `200` had a length and a
 /// validator (a strong `ETag`, else `Last-Modified`) and no `Content-Encoding`, the request gets
 /// `Range: bytes=N-` and `If-Range`. The answer then sets the ``Plan`` the body is written by:
 /// - `206` whose `Content-Range` is `bytes N-(L-1)/L` for the known length `L`, with no other
