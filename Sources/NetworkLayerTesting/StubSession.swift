@@ -13,7 +13,7 @@ import NetworkLayer
 /// ```swift
 /// let stubs = StubSession()
 /// stubs.register(.get, "/3/movie/popular", .json(#"{"page": 1, "results": []}"#))
-/// let client = NetworkClient(session: stubs.session)
+/// let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
 /// let page = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)
 /// #expect(stubs.requests.first?.query == "page=1")
 /// ```

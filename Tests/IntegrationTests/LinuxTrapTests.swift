@@ -24,10 +24,13 @@ struct LinuxTrapTests {
         #expect(error.response?.headers["WWW-Authenticate"] == #"Basic realm="Fake Realm""#)
     }
 
-    @Test("An APIClient of your own over NetworkClient.makeSession() gets the 401 too")
+    @Test("An APIClient of your own over URLSessionTransport() gets the 401 too")
     func ownClientOverMadeSession() async throws {
-        struct OwnClient: APIClient { let transport: any HTTPTransport }
-        let client = OwnClient(transport: URLSessionTransport(session: NetworkClient.makeSession()))
+        struct OwnClient: APIClient {
+            let transport: any HTTPTransport
+            let configuration = ClientConfiguration()
+        }
+        let client = OwnClient(transport: URLSessionTransport())
         let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/basic-auth/user/passwd", timeout: 10))
         #expect(result.failure?.statusCode == 401)
     }
@@ -65,7 +68,7 @@ struct LinuxTrapTests {
         // the kernel resets it, and the reset may reach the client before the answer does: a lost
         // connection, which a RetryPolicy retries. Without it 4 runs of 6 failed a round that way. What
         // this tests is that the body survives the redirect and nothing hangs.
-        let client = NetworkClient(interceptors: [RetryPolicy(maximumAttempts: 4, baseDelay: 0.01)])
+        let client = NetworkClient(configuration: ClientConfiguration(interceptors: [RetryPolicy(maximumAttempts: 4, baseDelay: 0.01)]))
         let body = Data(String(repeating: "0123456789", count: 20_000).utf8)
         for status in [307, 308] {
             for _ in 0..<40 {
@@ -175,10 +178,11 @@ struct LinuxTrapTests {
 
     @Test("Without an endpoint timeout, the session's sub-second timeout applies")
     func sessionTimeout() async throws {
-        let configuration = NetworkClient.defaultConfiguration()
+        let configuration = URLSessionTransport.defaultConfiguration()
         configuration.timeoutIntervalForRequest = 0.5
         let stopwatch = Stopwatch()
-        let result: Result<Echo, APIError> = await NetworkClient(configuration: configuration).fetch(try HTTPBinEndpoint("/delay/3"))
+        let result: Result<Echo, APIError> = await NetworkClient(transport: URLSessionTransport(configuration: configuration)).fetch(
+            try HTTPBinEndpoint("/delay/3"))
         let elapsed = stopwatch.seconds
         #expect(result.failure == .timedOut, "the server answers at 3 s")
         #expect(elapsed >= 0.5)

@@ -14,10 +14,15 @@ private struct Notes: Endpoint {
     var task: HTTPTask { .requestParameters(urlParameters: ["page": 2]) }
 }
 
-/// A client type of its own that names its server with `baseURL` beside its transport.
+/// A client type of its own that names its server with its configuration's `baseURL`.
 private struct NotesClient: APIClient {
     let transport: any HTTPTransport
-    let baseURL: URL?
+    let configuration: ClientConfiguration
+
+    init(transport: any HTTPTransport, baseURL: URL?) {
+        self.transport = transport
+        configuration = ClientConfiguration(baseURL: baseURL)
+    }
 }
 
 /// A base URL from a literal the test knows is valid.
@@ -78,12 +83,12 @@ struct BaseURLTests {
     }
 
     @Test(
-        "A relative base without a base URL is .invalidURL saying to set NetworkClient(baseURL:)",
+        "A relative base without a base URL is .invalidURL saying to set ClientConfiguration.baseURL",
         arguments: ["", "/v2", "v2/items"])
     func relativeWithoutBaseURL(base: String) throws {
         let error = try #require(throws: APIError.self) { try TestEndpoint(base: base).urlRequest() }
         #expect(error == .invalidURL(base))
-        #expect(error.description.contains("NetworkClient(baseURL:)"))
+        #expect(error.description.contains("ClientConfiguration.baseURL"))
         #expect(error.description.contains("absolute base"))
     }
 
@@ -122,35 +127,34 @@ struct BaseURLTests {
         let client = NotesClient(transport: stubs, baseURL: try url("https://h.test/staging"))
         _ = try await client.send(Notes(), as: [Int].self)
         #expect(stubs.requests.map(\.url.absoluteString) == ["https://h.test/staging/notes?page=2"])
-        struct Plain: APIClient { let transport: any HTTPTransport }
-        #expect(Plain(transport: stubs).baseURL == nil)
+        struct Plain: APIClient {
+            let transport: any HTTPTransport
+            let configuration = ClientConfiguration()
+        }
+        #expect(Plain(transport: stubs).configuration.baseURL == nil)
     }
 
     @Test("A Request described by its path alone goes to the client's base URL")
     func requestWithPathAlone() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/v1/movie/550", .json(#"{"id":550,"title":"Fight Club"}"#))
-        let client = NetworkClient(baseURL: try url("https://h.test/v1"), transport: stubs)
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(baseURL: try url("https://h.test/v1")))
         let movie = try await client.send(Request<Movie>(path: "/movie/550"))
         #expect(movie == Movie(id: 550, title: "Fight Club"))
         #expect(stubs.requests.map(\.url.absoluteString) == ["https://h.test/v1/movie/550"])
     }
 
-    @Test("Every NetworkClient initialiser takes the base URL first")
+    @Test("Both NetworkClient initialisers take the base URL: in the configuration, or first beside the configuring closure")
     func everyInitialiser() throws {
         let baseURL = try url("https://h.test")
-        #expect(NetworkClient(baseURL: baseURL).baseURL == baseURL)
-        #expect(NetworkClient(baseURL: baseURL, session: .shared).baseURL == baseURL)
-        #expect(NetworkClient(baseURL: baseURL, transport: StubTransport()).baseURL == baseURL)
-        #expect(NetworkClient().baseURL == nil)
-    }
-
-    @Test("NetworkClient.session is its transport's session, and nil over another transport")
-    func sessionOnlyWithURLSession() {
-        let session = URLSession(configuration: .ephemeral)
-        #expect(NetworkClient(session: session).session === session)
-        #expect(NetworkClient(transport: URLSessionTransport(session: session)).session === session)
-        #expect(NetworkClient(transport: StubTransport()).session == nil)
+        #expect(NetworkClient(configuration: ClientConfiguration(baseURL: baseURL)).configuration.baseURL == baseURL)
+        #expect(
+            NetworkClient(transport: StubTransport(), configuration: ClientConfiguration(baseURL: baseURL)).configuration.baseURL == baseURL
+        )
+        let configured = NetworkClient(baseURL: baseURL, transport: StubTransport()) { $0.deadline = 5 }
+        #expect(configured.configuration.baseURL == baseURL)
+        #expect(configured.configuration.deadline == 5)
+        #expect(NetworkClient().configuration.baseURL == nil)
     }
 
     @Test("Two clients send the same endpoint to two servers, each to its own base URL", arguments: TransportKind.all)
@@ -167,8 +171,10 @@ struct BaseURLTests {
             staging.stop()
             local.stop()
         }
-        let stagingClient = NetworkClient(baseURL: try url(staging.baseURL + "/staging"), transport: transport.makeTransport())
-        let localClient = NetworkClient(baseURL: try url(local.baseURL + "/local"), transport: transport.makeTransport())
+        let stagingClient = NetworkClient(
+            transport: transport.makeTransport(), configuration: ClientConfiguration(baseURL: try url(staging.baseURL + "/staging")))
+        let localClient = NetworkClient(
+            transport: transport.makeTransport(), configuration: ClientConfiguration(baseURL: try url(local.baseURL + "/local")))
 
         _ = try await stagingClient.send(Notes(), as: [Int].self)
         _ = try await localClient.send(Notes(), as: [Int].self)

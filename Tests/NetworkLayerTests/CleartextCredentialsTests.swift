@@ -16,7 +16,9 @@ struct CleartextCredentialsTests {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .text("ok"))
         stubs.register(.get, "/away", StubResponse(statusCode: 302, headers: ["Location": location]))
-        return (NetworkClient(transport: stubs, interceptors: interceptors, redirectPolicy: policy), stubs)
+        return (
+            NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: interceptors, redirectPolicy: policy)), stubs
+        )
     }
 
     @Test(

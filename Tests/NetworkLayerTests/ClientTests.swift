@@ -8,9 +8,10 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The smallest client a user can write: only its transport.
+/// The smallest client a user can write: its transport and a configuration of defaults.
 struct MinimalClient: APIClient {
     let transport: any HTTPTransport
+    let configuration = ClientConfiguration()
 }
 
 extension MinimalClient {
@@ -31,19 +32,19 @@ struct ClientTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", .json(#"{"id":1,"title":"A"}"#))
         let client = MinimalClient(session: stubs.session)
-        #expect(client.acceptableStatusCodes == Set(200..<300))
-        #expect(client.callbackQueue.label == DispatchQueue.main.label)
+        #expect(client.configuration.acceptableStatusCodes == Set(200..<300))
+        #expect(client.configuration.callbackQueue.label == DispatchQueue.main.label)
         #expect(try await client.fetch(TestEndpoint(), as: Movie.self).get() == Movie(id: 1, title: "A"))
     }
 
     @Test("NetworkClient() is ready with its documented configuration")
     func networkClientDefaults() throws {
         let client = NetworkClient()
-        let session = try #require(client.session)
+        let session = try #require(client.transport as? URLSessionTransport).session
         #expect(session.configuration.urlCache == nil)
         #expect(session.configuration.httpMaximumConnectionsPerHost == 64)
-        #expect(client.acceptableStatusCodes == Set(200..<300))
-        #expect(client.callbackQueue.label == DispatchQueue.main.label)
+        #expect(client.configuration.acceptableStatusCodes == Set(200..<300))
+        #expect(client.configuration.callbackQueue.label == DispatchQueue.main.label)
     }
 
     @Test("What the endpoint describes is what the server receives")

@@ -31,7 +31,7 @@ func drain(_ queue: DispatchQueue) async {
 @Suite("Completion handlers")
 struct CompletionTests {
     private func client(_ stubs: StubSession, queue: DispatchQueue) -> NetworkClient {
-        NetworkClient(session: stubs.session, callbackQueue: queue)
+        NetworkClient(transport: URLSessionTransport(session: stubs.session), configuration: ClientConfiguration(callbackQueue: queue))
     }
 
     @Test("The completion is called exactly once, on the callback queue, with the decoded value")

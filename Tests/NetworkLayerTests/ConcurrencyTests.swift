@@ -48,7 +48,7 @@ struct ConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, stubs) in sessions.enumerated() {
                 group.addTask {
-                    let client = NetworkClient(session: stubs.session)
+                    let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
                     for _ in 0..<5 {
                         let movie = try await client.send(TestEndpoint(path: "/same/path"), as: Movie.self)
                         #expect(movie.id == index)

@@ -40,7 +40,7 @@ struct DeadlineTests {
     func drip(transport: TransportKind, verb: Verb) async throws {
         let server = try Self.drippingServer()
         defer { server.stop() }
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 1), deadline: 1)
+        let client = NetworkClient(transport: transport.makeTransport(timeout: 1), configuration: ClientConfiguration(deadline: 1))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(1)) { try await verb.run(client, TestEndpoint(base: server.baseURL)) }
         // The body takes 200 s; without the deadline only the end of the test run would stop it.
@@ -51,7 +51,7 @@ struct DeadlineTests {
     func processing(transport: TransportKind, verb: Verb) async throws {
         let server = try InterimResponseTests.processingServer()
         defer { server.stop() }
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 30), deadline: 2)
+        let client = NetworkClient(transport: transport.makeTransport(timeout: 30), configuration: ClientConfiguration(deadline: 2))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(2)) { try await verb.run(client, TestEndpoint(base: server.baseURL)) }
         #expect(stopwatch.seconds >= 2 && stopwatch.seconds < 7, "failed after \(stopwatch.seconds) s")
@@ -69,7 +69,7 @@ struct DeadlineTests {
         }
         defer { slow.stop() }
         // Four seconds for the head, which a loaded machine may take a while to send.
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 10), deadline: 4)
+        let client = NetworkClient(transport: transport.makeTransport(timeout: 10), configuration: ClientConfiguration(deadline: 4))
         var text = ""
         for try await chunk in try await client.stream(for: TestEndpoint(base: slow.baseURL)) {
             text += String(decoding: chunk, as: UTF8.self)
@@ -89,7 +89,7 @@ struct DeadlineTests {
         let setter = DeadlineSetter(seconds: 4)
         let log = EventLog()
         let retries = RetryPolicy(maximumAttempts: 200, baseDelay: 0.1, maximumDelay: 0.1, random: { 1 })
-        let client = NetworkClient(transport: stubs, interceptors: [setter, watcher, retries, log])
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [setter, watcher, retries, log]))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(), as: Empty.self) }
         // 200 attempts 0.1 s apart would take 20 s.
@@ -106,7 +106,7 @@ struct DeadlineTests {
     func endpointOverridesClient() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json("{}", delay: 0.6))
-        let client = NetworkClient(transport: stubs, deadline: 0.2)
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(deadline: 0.2))
         await #expect(throws: APIError.deadlineExceeded(0.2)) { try await client.send(TestEndpoint(), as: Empty.self) }
         #expect(!Task.isCancelled, "the deadline cancels the call, never its caller")
         _ = try await client.send(TestEndpoint(deadline: 5), as: Empty.self)
@@ -128,12 +128,13 @@ struct DeadlineTests {
         // Four seconds, so that even a loaded machine has sent the attempt by then.
         let second = DeadlineSetter(seconds: 4)
         let log = EventLog()
-        let client = NetworkClient(transport: stubs, interceptors: [first, second, log], deadline: 30)
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [first, second, log], deadline: 30))
         await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
         #expect(first.seen.elements == [20])
         #expect(second.seen.elements == [10])
         #expect(log.attempts.map(\.error) == [.deadlineExceeded(4)], "the attempt it cut short says so")
-        let lifting = NetworkClient(transport: stubs, interceptors: [DeadlineSetter(seconds: nil)], deadline: 0.2)
+        let lifting = NetworkClient(
+            transport: stubs, configuration: ClientConfiguration(interceptors: [DeadlineSetter(seconds: nil)], deadline: 0.2))
         _ = try await lifting.send(TestEndpoint(path: "/quick"), as: Empty.self)
     }
 
@@ -141,7 +142,9 @@ struct DeadlineTests {
     func callerCancels(path: String) async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json("{}", delay: 20))
-        let client = NetworkClient(transport: stubs, interceptors: path == "with interceptors" ? [EventLog()] : [], deadline: 10)
+        let client = NetworkClient(
+            transport: stubs,
+            configuration: ClientConfiguration(interceptors: path == "with interceptors" ? [EventLog()] : [], deadline: 10))
         let call = Task { try await client.send(TestEndpoint(), as: Empty.self) }
         #expect(await eventually { !stubs.requests.isEmpty })
         call.cancel()
@@ -154,7 +157,10 @@ struct DeadlineTests {
     func invalidDeadline(seconds: Double) async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json("{}"))
-        for client in [NetworkClient(transport: stubs, deadline: seconds), NetworkClient(transport: stubs, interceptors: [EventLog()])] {
+        for client in [
+            NetworkClient(transport: stubs, configuration: ClientConfiguration(deadline: seconds)),
+            NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [EventLog()])),
+        ] {
             let error = await client.fetch(TestEndpoint(deadline: seconds), as: Empty.self).failure
             #expect(error?.invalidRequestReason?.hasPrefix("deadline must be a positive number of seconds") == true)
         }

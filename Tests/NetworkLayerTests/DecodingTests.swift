@@ -26,7 +26,8 @@ struct DecodingTests {
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         let stubs = StubSession()
         stubs.register(.get, "/items", .json(#"{"total_results":7}"#))
-        let client = NetworkClient(session: stubs.session, decoder: decoder)
+        let client = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session), configuration: ClientConfiguration(decoder: decoder))
         #expect(try await client.fetch(TestEndpoint(), as: Snake.self).get() == Snake(totalResults: 7))
     }
 
@@ -127,7 +128,8 @@ struct DecodingTests {
         decoder.userInfo[QueueProbe.userInfoKey] = probe
         let stubs = StubSession()
         stubs.register(.get, "/items", .json("{}"))
-        let client = NetworkClient(session: stubs.session, decoder: decoder)
+        let client = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session), configuration: ClientConfiguration(decoder: decoder))
         _ = try await client.fetch(TestEndpoint(), as: ProbedValue.self).get()
         #expect(probe.observed == [nil])
     }

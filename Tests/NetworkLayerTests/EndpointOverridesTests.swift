@@ -31,7 +31,7 @@ struct EndpointOverridesTests {
     }
 
     private func client(_ stubs: StubTransport) -> NetworkClient {
-        NetworkClient(transport: stubs, callbackQueue: DispatchQueue(label: "overrides"))
+        NetworkClient(transport: stubs, configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "overrides")))
     }
 
     @Test("An endpoint's acceptable status codes replace the client's, both ways")

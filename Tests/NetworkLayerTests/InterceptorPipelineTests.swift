@@ -25,9 +25,10 @@ private struct ThrowingAPIErrorAdapter: Interceptor {
     }
 }
 
-/// The smallest client: only a transport, so `interceptors` comes from the protocol's default.
+/// The smallest client: a transport and a configuration of defaults, so it has no interceptors.
 private struct TransportOnlyClient: APIClient {
     let transport: any HTTPTransport
+    let configuration = ClientConfiguration()
 }
 
 @Suite("Interceptor pipeline")
@@ -37,7 +38,7 @@ struct InterceptorPipelineTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", .status(503))
         let client = TransportOnlyClient(transport: URLSessionTransport(session: stubs.session))
-        #expect(client.interceptors.isEmpty)
+        #expect(client.configuration.interceptors.isEmpty)
         #expect(await client.fetch(TestEndpoint(), as: Empty.self).failure?.statusCode == 503)
         #expect(stubs.requests.count == 1)
     }
@@ -186,7 +187,7 @@ struct InterceptorPipelineTests {
         }
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json("{}", delay: 30))
-        let client = NetworkClient(transport: stubs, interceptors: [Impatient()])
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [Impatient()]))
         let started = Date()
 
         await #expect(throws: APIError.timedOut) { try await client.send(TestEndpoint(), as: Empty.self) }

@@ -109,5 +109,7 @@ func withWatchdog<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable
 
 /// A client over `stubs` with these interceptors and a private callback queue.
 func client(_ stubs: StubSession, _ interceptors: [any Interceptor]) -> NetworkClient {
-    NetworkClient(session: stubs.session, interceptors: interceptors, callbackQueue: DispatchQueue(label: "tests.interceptors"))
+    NetworkClient(
+        transport: URLSessionTransport(session: stubs.session),
+        configuration: ClientConfiguration(interceptors: interceptors, callbackQueue: DispatchQueue(label: "tests.interceptors")))
 }

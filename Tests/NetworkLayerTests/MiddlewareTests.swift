@@ -22,7 +22,7 @@ struct MiddlewareTests {
     func deduplication() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .json(#"{"id":1,"title":"Heat"}"#, delay: 0.2))
-        let client = NetworkClient(transport: stubs, interceptors: [Deduplicator()])
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [Deduplicator()]))
         let movies = try await withThrowingTaskGroup(of: Movie.self) { group in
             for _ in 0..<50 { group.addTask { try await client.send(TestEndpoint(), as: Movie.self) } }
             return try await group.reduce(into: []) { $0.append($1) }

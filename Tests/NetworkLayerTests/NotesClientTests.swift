@@ -96,14 +96,18 @@ struct NotesClientTests {
         #expect(Environment.production.baseURL?.host == "notes.example.com")
 
         // The refresh goes through a client without the authenticator.
-        let plain = NetworkClient(baseURL: environment.baseURL, transport: transport.makeTransport(timeout: 10))
+        let plain = NetworkClient(
+            transport: transport.makeTransport(timeout: 10), configuration: ClientConfiguration(baseURL: environment.baseURL))
         let refreshes = Locked(0)
         let auth = RefreshingAuthenticator(token: nil) { _ in
             refreshes.withLock { $0 += 1 }
             return try await plain.send(NotesAPI.refresh, as: Session.self).token
         }
-        let client = NetworkClient(baseURL: environment.baseURL, transport: transport.makeTransport(timeout: 10), interceptors: [auth])
-            .validating(Self.decodeNotesError)
+        let client = NetworkClient(
+            transport: transport.makeTransport(timeout: 10),
+            configuration: ClientConfiguration(baseURL: environment.baseURL, interceptors: [auth])
+        )
+        .withValidation(Self.decodeNotesError)
 
         // Signing in sends no token and refreshes nothing, though there is none yet.
         let session = try await client.send(NotesAPI.signIn(user: "ada", password: "secret"), as: Session.self)

@@ -116,7 +116,8 @@ struct PaginationTests {
                 headers: ["Link": "<https://elsewhere.example.net/more>; rel=next"], body: Data(#"{"items":[1],"next":null}"#.utf8))
         }
         stubs.register(.get, "/more") { _ in StubResponse(body: Data(#"{"items":[2],"next":null}"#.utf8)) }
-        let client = NetworkClient(transport: stubs, interceptors: [BearerTokenAuthenticator(token: "secret")])
+        let client = NetworkClient(
+            transport: stubs, configuration: ClientConfiguration(interceptors: [BearerTokenAuthenticator(token: "secret")]))
         var items: [Int] = []
         for try await page in client.pages(startingWith: Self.notes) { items += page.items }
         #expect(items == [1, 2])

@@ -87,7 +87,7 @@ struct ReadmeTests {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#))
         stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
-        let client = NetworkClient(session: stubs.session)  // create one and keep it
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))  // create one and keep it
 
         let result = await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self)  // Result<MoviePage, APIError>
         #expect(try result.get().results.map(\.title) == ["Fight Club"])
@@ -110,7 +110,9 @@ struct ReadmeTests {
         typealias NotesAPI = Readme.NotesAPI
         typealias Note = Readme.Note
 
-        let staging = NetworkClient(baseURL: URL(string: "https://staging.example.com/api"), session: stubs.session)
+        let staging = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(baseURL: URL(string: "https://staging.example.com/api")))
         let notes = try await staging.send(NotesAPI.list, as: [Note].self)  // GET https://staging.example.com/api/notes
 
         #expect(notes.map(\.id) == [1])
@@ -159,7 +161,9 @@ struct ReadmeTests {
         stubs.register(.get, "/poster", .text("jpeg"))
         stubs.register(.post, "/uploads", .json(#"{"id":"r1"}"#, statusCode: 201))
         stubs.register(.get, "/3/movie/top_rated", .json("{}", delay: 60))
-        let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "readme"))
+        let client = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "readme")))
         let directory = try TemporaryDirectory()
         let fileURL = directory.file("poster.jpg")
         try Data("upload".utf8).write(to: directory.file("upload.bin"))
@@ -193,7 +197,7 @@ struct ReadmeTests {
         let handle = client.fetch(TopRated(), as: Empty.self) { result in completed.append(result) }
         handle.cancel()
         // Cache and cookies, de-duplication.
-        let keeping = NetworkClient(interceptors: [CookieJar(), HTTPCache(), Deduplicator()])
+        let keeping = NetworkClient { $0.interceptors = [CookieJar(), HTTPCache(), Deduplicator()] }
 
         #expect([page.page, try result.get().page, typed.page, decoded.value.page, built.page] == [1, 1, 1, 1, 1])
         #expect(decoded.statusCode == 200)
@@ -207,14 +211,14 @@ struct ReadmeTests {
         #expect(receipt.id == "r1")
         #expect(await eventually { completed.count == 1 })
         #expect(completed.elements.first?.failure == .cancelled)
-        #expect(keeping.interceptors.count == 3)
+        #expect(keeping.configuration.interceptors.count == 3)
     }
 
     @Test("Error handling with typed throws")
     func errorHandling() async {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular", .json(#"{"status_message":"Invalid API key"}"#, statusCode: 401))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         var signInAgain = false
         do throws(APIError) {
             let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
@@ -239,8 +243,10 @@ struct ReadmeTests {
 
         let auth = RefreshingAuthenticator(token: storedToken) { _ in try await tokenService.refresh() }
         let client = NetworkClient(
-            session: stubs.session, interceptors: [auth, RetryPolicy(), NetworkLogger(level: .info, sink: { lines.append($0) })],
-            callbackQueue: DispatchQueue(label: "readme"))
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(
+                interceptors: [auth, RetryPolicy(), NetworkLogger(level: .info, sink: { lines.append($0) })],
+                callbackQueue: DispatchQueue(label: "readme")))
 
         let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
         #expect(page.page == 1)
@@ -252,7 +258,7 @@ struct ReadmeTests {
     func streaming() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/feed", .chunked([Data("data: he".utf8), Data("llo\n\nid: 2\ndata: world\n\n".utf8)]))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
 
         var received: [String] = []
         for try await event in try await client.stream(for: Readme.FeedAPI.updates).events { received.append(event.data) }

@@ -67,7 +67,7 @@ struct RedirectCompositionTests {
         let monitor = EventMonitor { event in
             if case .exchangeFinished(let metrics) = event { events.append(metrics) }
         }
-        let client = NetworkClient(transport: stubs, interceptors: [HTTPCache(), monitor])
+        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache(), monitor]))
         let a = try #require(URL(string: "https://api.example.com/a"))
         _ = try await client.response(with: URLRequest(url: a))
         _ = try await client.response(with: URLRequest(url: a))

@@ -90,7 +90,8 @@ struct RedirectPolicyTests {
 
     private static func client(_ transport: TransportKind, policy: RedirectPolicy = policy) -> NetworkClient {
         NetworkClient(
-            transport: transport.makeTransport(), interceptors: [BearerTokenAuthenticator(token: "SECRET")], redirectPolicy: policy)
+            transport: transport.makeTransport(),
+            configuration: ClientConfiguration(interceptors: [BearerTokenAuthenticator(token: "SECRET")], redirectPolicy: policy))
     }
 
     @Test(
@@ -106,7 +107,7 @@ struct RedirectPolicyTests {
     func crossOriginWithoutInterceptors(transport: TransportKind) async throws {
         var headers = Self.headers
         headers["Authorization"] = "Bearer SECRET"
-        let client = NetworkClient(transport: transport.makeTransport(), redirectPolicy: Self.policy)
+        let client = NetworkClient(transport: transport.makeTransport(), configuration: ClientConfiguration(redirectPolicy: Self.policy))
         try await Self.expectCredentialsKeptAtOrigin(by: client, headers: headers, method: .get)
     }
 
@@ -191,7 +192,7 @@ struct RedirectPolicyTests {
         secure.register(.get, "/start", StubResponse(statusCode: 302, headers: ["Location": plain.baseURL + "/landed"]))
         let client = NetworkClient(
             transport: SecureStubTransport(secure: secure, plain: transport.makeTransport()),
-            interceptors: [BearerTokenAuthenticator(token: "SECRET")])
+            configuration: ClientConfiguration(interceptors: [BearerTokenAuthenticator(token: "SECRET")]))
         let endpoint = TestEndpoint(base: "https://api.example.com", path: "/start", headers: Self.headers)
         let error = await #expect(throws: APIError.self) { try await client.response(for: endpoint) }
         guard case .insecureRedirect(let from, let to) = error else {
@@ -210,8 +211,9 @@ struct RedirectPolicyTests {
         secure.register(.get, "/start", StubResponse(statusCode: 302, headers: ["Location": plain.baseURL + "/landed"]))
         let client = NetworkClient(
             transport: SecureStubTransport(secure: secure, plain: transport.makeTransport()),
-            interceptors: [BearerTokenAuthenticator(token: "SECRET")],
-            redirectPolicy: RedirectPolicy(allowsInsecureRedirects: true, sensitiveHeaders: ["X-API-Key"]))
+            configuration: ClientConfiguration(
+                interceptors: [BearerTokenAuthenticator(token: "SECRET")],
+                redirectPolicy: RedirectPolicy(allowsInsecureRedirects: true, sensitiveHeaders: ["X-API-Key"])))
         let endpoint = TestEndpoint(base: "https://api.example.com", path: "/start", headers: Self.headers)
         #expect(try await client.response(for: endpoint).statusCode == 200)
         let landed = try #require(plain.requests.first)
@@ -223,7 +225,9 @@ struct RedirectPolicyTests {
     func doNotFollow(transport: TransportKind) async throws {
         let origin = try RedirectServer()
         let path = RedirectServer.redirect(302, to: "/landed")
-        let client = NetworkClient(transport: transport.makeTransport(), acceptableStatusCodes: [200, 302], redirectPolicy: .doNotFollow)
+        let client = NetworkClient(
+            transport: transport.makeTransport(),
+            configuration: ClientConfiguration(acceptableStatusCodes: [200, 302], redirectPolicy: .doNotFollow))
         let response = try await client.response(for: TestEndpoint(base: origin.baseURL, path: path))
         #expect(response.statusCode == 302)
         #expect(response.headers["Location"] == "/landed", "\(response.headers)")
@@ -242,7 +246,8 @@ struct RedirectPolicyTests {
     func tooMany(transport: TransportKind) async throws {
         let origin = try RedirectServer()
         let chain = RedirectServer.redirect(302, to: RedirectServer.redirect(302, to: RedirectServer.redirect(302, to: "/landed")))
-        let client = NetworkClient(transport: transport.makeTransport(), redirectPolicy: RedirectPolicy(maximumRedirects: 2))
+        let client = NetworkClient(
+            transport: transport.makeTransport(), configuration: ClientConfiguration(redirectPolicy: RedirectPolicy(maximumRedirects: 2)))
         let error = await #expect(throws: APIError.self) { try await client.response(for: TestEndpoint(base: origin.baseURL, path: chain)) }
         guard case .requestFailed(let urlError) = error else {
             Issue.record("expected requestFailed, got \(String(describing: error))")
@@ -258,10 +263,12 @@ struct RedirectPolicyTests {
         let other = try RedirectServer()
         let path = RedirectServer.redirect(307, to: other.baseURL + "/landed")
         let stop = NetworkClient(
-            transport: transport.makeTransport(), acceptableStatusCodes: [307],
-            redirectPolicy: RedirectPolicy(onRedirect: { response, _ in
-                response.statusCode == 307 ? nil : URLRequest(url: URL(fileURLWithPath: "/"))
-            }))
+            transport: transport.makeTransport(),
+            configuration: ClientConfiguration(
+                acceptableStatusCodes: [307],
+                redirectPolicy: RedirectPolicy(onRedirect: { response, _ in
+                    response.statusCode == 307 ? nil : URLRequest(url: URL(fileURLWithPath: "/"))
+                })))
         #expect(try await stop.response(for: TestEndpoint(base: origin.baseURL, path: path)).statusCode == 307)
         #expect(other.requests.isEmpty)
 
@@ -270,7 +277,7 @@ struct RedirectPolicyTests {
             next.setValue("Bearer TRUSTED", forHTTPHeaderField: "Authorization")
             return next
         })
-        _ = try await NetworkClient(transport: transport.makeTransport(), redirectPolicy: trusted)
+        _ = try await NetworkClient(transport: transport.makeTransport(), configuration: ClientConfiguration(redirectPolicy: trusted))
             .response(for: TestEndpoint(base: origin.baseURL, path: path))
         #expect(other.requests.first?.headers["authorization"] == "Bearer TRUSTED")
     }
@@ -284,7 +291,8 @@ struct RedirectPolicyTests {
             let other = try RedirectServer()
             let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration())
             let client = NetworkClient(
-                transport: .asyncHTTPClient(httpClient), redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]))
+                transport: .asyncHTTPClient(httpClient),
+                configuration: ClientConfiguration(redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"])))
             let endpoint = TestEndpoint(
                 base: origin.baseURL, path: RedirectServer.redirect(302, to: other.baseURL + "/landed"), headers: Self.headers)
             let error = await #expect(throws: APIError.self) { try await client.response(for: endpoint) }

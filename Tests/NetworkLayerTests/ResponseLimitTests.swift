@@ -57,8 +57,9 @@ struct ResponseLimitTests {
         let server = try Self.endless()
         let limit = Self.mebibyte
         let client = NetworkClient(
-            transport: transport.makeTransport(), responseLimits: ResponseLimits(inMemory: limit),
-            callbackQueue: DispatchQueue(label: "limits"))
+            transport: transport.makeTransport(),
+            configuration: ClientConfiguration(
+                responseLimits: ResponseLimits(inMemory: limit), callbackQueue: DispatchQueue(label: "limits")))
         let endpoint = Self.endpoint(server)
         var request = URLRequest(url: try #require(URL(string: server.baseURL + "/body")))
         request.timeoutInterval = 30
@@ -182,7 +183,7 @@ struct ResponseLimitTests {
         let limits = ResponseLimits(inMemory: Self.mebibyte)
         let endpoint = Request<Data>(base: "https://api.example.com", path: "/body")
         let error = await #expect(throws: APIError.self) {
-            try await NetworkClient(transport: endless, responseLimits: limits).send(endpoint)
+            try await NetworkClient(transport: endless, configuration: ClientConfiguration(responseLimits: limits)).send(endpoint)
         }
         #expect(Self.isTooLarge(error, .inMemory, limit: Self.mebibyte), "\(String(describing: error))")
         #expect(await eventually { endless.stopped }, "the transport was told to stop")
@@ -190,7 +191,7 @@ struct ResponseLimitTests {
 
         let whole = Collecting(body: Pattern.data(count: 2 * 1024 * 1024))
         await #expect(throws: APIError.responseTooLarge(.inMemory, limit: Self.mebibyte, received: 2 * Self.mebibyte)) {
-            try await NetworkClient(transport: whole, responseLimits: limits).send(endpoint)
+            try await NetworkClient(transport: whole, configuration: ClientConfiguration(responseLimits: limits)).send(endpoint)
         }
         #expect(whole.maximumBodySize == Self.mebibyte, "the transport was told the limit")
     }
@@ -237,9 +238,8 @@ struct ResponseLimitTests {
     @Test("The default is 64 MiB in memory, with downloads and streams unbounded, on every client")
     func defaults() {
         #expect(ResponseLimits.default == ResponseLimits(inMemory: 64 * 1024 * 1024, download: nil, stream: nil))
-        #expect(NetworkClient().responseLimits == .default)
-        struct Plain: APIClient { let transport: any HTTPTransport }
-        #expect(Plain(transport: URLSessionTransport(session: .shared)).responseLimits == .default)
+        #expect(NetworkClient().configuration.responseLimits == .default)
+        #expect(ClientConfiguration().responseLimits == .default)
     }
 
     struct Record: Codable, Equatable {

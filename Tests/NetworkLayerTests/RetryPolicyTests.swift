@@ -162,7 +162,8 @@ struct RetryPolicyTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", StubResponse(statusCode: 503, headers: ["Retry-After": "120"]))
         let client = NetworkClient(
-            session: stubs.session, interceptors: [RetryPolicy()], callbackQueue: DispatchQueue(label: "tests.callback"))
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(interceptors: [RetryPolicy()], callbackQueue: DispatchQueue(label: "tests.callback")))
         let result = await client.fetch(TestEndpoint(), as: Empty.self)
         #expect(result.failure?.statusCode == 503)
         #expect(result.failure?.response?.headers["Retry-After"] == "120")

@@ -15,7 +15,7 @@ struct StubSessionTests {
         stubs.register(.get, "/a", .text("get a"))
         stubs.register(.post, "/a", .text("post a"))
         stubs.register(.get, "b", .text("get b"))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         #expect(try await client.send(TestEndpoint(base: "https://one.test", path: "/a"), as: String.self) == "get a")
         #expect(try await client.send(TestEndpoint(base: "http://two.test", path: "/a", method: .post), as: String.self) == "post a")
         #expect(try await client.send(TestEndpoint(path: "/b"), as: String.self) == "get b")
@@ -25,7 +25,7 @@ struct StubSessionTests {
     func decodedPaths() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/movie/a b/é", .text("found"))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         #expect(try await client.send(TestEndpoint(path: "/movie/a b/é"), as: String.self) == "found")
         #expect(stubs.requests.first?.url.absoluteString == "https://api.example.com/movie/a%20b/%C3%A9")
     }
@@ -36,7 +36,7 @@ struct StubSessionTests {
         stubs.register(.get, "/items", .status(503))
         stubs.register(.get, "/items", .text("second"))
         stubs.register(.get, "/items", .text("last"))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         #expect(await client.fetch(TestEndpoint(), as: String.self).failure?.statusCode == 503)
         #expect(try await client.send(TestEndpoint(), as: String.self) == "second")
         #expect(try await client.send(TestEndpoint(), as: String.self) == "last")
@@ -47,7 +47,10 @@ struct StubSessionTests {
     func unmatched() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/known", .status(200))
-        let error = try #require(await NetworkClient(session: stubs.session).fetch(TestEndpoint(path: "/unknown"), as: Empty.self).failure)
+        let error = try #require(
+            await NetworkClient(transport: URLSessionTransport(session: stubs.session)).fetch(
+                TestEndpoint(path: "/unknown"), as: Empty.self
+            ).failure)
         guard case .requestFailed(let urlError) = error else {
             Issue.record("expected .requestFailed, got \(error)")
             return
@@ -61,7 +64,7 @@ struct StubSessionTests {
     func recording() async throws {
         let stubs = StubSession()
         stubs.register(.put, "/upload", .status(204))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         let endpoint = TestEndpoint(
             path: "/upload", method: .put, headers: ["X-Token": "t"],
             task: .requestParameters(bodyParameters: ["k": "v"], bodyEncoding: .formURLEncoded, urlParameters: ["q": 1])
@@ -86,7 +89,7 @@ struct StubSessionTests {
         let stubs = StubSession()
         stubs.register(.get, "/items", .text("late", delay: 0.2))
         let started = Date()
-        let text = try await NetworkClient(session: stubs.session).send(TestEndpoint(), as: String.self)
+        let text = try await NetworkClient(transport: URLSessionTransport(session: stubs.session)).send(TestEndpoint(), as: String.self)
         #expect(text == "late")
         #expect(Date().timeIntervalSince(started) >= 0.2)
     }
@@ -95,7 +98,7 @@ struct StubSessionTests {
     func encodableStub() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/items", try .json(encoding: Movie(id: 2, title: "B"), statusCode: 201))
-        let response = try await NetworkClient(session: stubs.session).response(for: TestEndpoint())
+        let response = try await NetworkClient(transport: URLSessionTransport(session: stubs.session)).response(for: TestEndpoint())
         #expect(response.statusCode == 201)
         #expect(response.text == #"{"id":2,"title":"B"}"#)
         #expect(response.headers.contentType == "application/json")

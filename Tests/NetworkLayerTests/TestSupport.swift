@@ -51,11 +51,9 @@ struct StubbedClient {
 
     init(acceptableStatusCodes: Set<Int> = Set(200..<300), encoder: JSONEncoder = JSONEncoder()) {
         client = NetworkClient(
-            session: stubs.session,
-            encoder: encoder,
-            acceptableStatusCodes: acceptableStatusCodes,
-            callbackQueue: DispatchQueue(label: "tests.callback")
-        )
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(
+                encoder: encoder, acceptableStatusCodes: acceptableStatusCodes, callbackQueue: DispatchQueue(label: "tests.callback")))
     }
 }
 
@@ -109,5 +107,14 @@ extension APIError {
     /// The text of an `.invalidRequest` error, or `nil` for any other case.
     var invalidRequestReason: String? {
         if case .invalidRequest(let reason) = self { reason } else { nil }
+    }
+}
+
+extension NetworkClient {
+    /// This client with `validate` as its configuration's check of every response.
+    func withValidation(_ validate: @escaping @Sendable (HTTPResponse) throws -> Void) -> NetworkClient {
+        var configuration = configuration
+        configuration.validate = validate
+        return NetworkClient(transport: transport, configuration: configuration)
     }
 }

@@ -93,7 +93,9 @@ struct TimeoutTests {
         configuration.timeoutIntervalForRequest = 0.3
         let stubs = StubSession(configuration: configuration)
         stubs.register(.get, "/items", .json("{}", delay: 20))
-        let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "tests.callback"))
+        let client = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "tests.callback")))
         let stopwatch = Stopwatch()
         let result = await client.fetch(TestEndpoint(), as: Empty.self)
         #expect(result.failure == .timedOut)

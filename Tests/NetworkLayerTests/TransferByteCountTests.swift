@@ -155,7 +155,7 @@ struct TransferByteCountTests {
         let transport = StubTransport()
         transport.register(.get, "/items", .chunked([Data("ab".utf8), Data("cd".utf8)]))
         let events = EventLog()
-        let client = NetworkClient(transport: transport, interceptors: [events])
+        let client = NetworkClient(transport: transport, configuration: ClientConfiguration(interceptors: [events]))
         var stream: ResponseStream? = try await client.stream(for: TestEndpoint())
         var iterator = stream?.makeAsyncIterator()
         #expect(try await iterator?.next() == Data("ab".utf8))

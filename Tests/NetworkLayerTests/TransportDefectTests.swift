@@ -33,7 +33,9 @@ struct TransportDefectTests {
     private static func twoHeadsClient() -> NetworkClient {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [TwoHeadsProtocol.self]
-        return NetworkClient(configuration: configuration, callbackQueue: DispatchQueue(label: "tests.callback"))
+        return NetworkClient(
+            transport: URLSessionTransport(configuration: configuration),
+            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "tests.callback")))
     }
 
     @Test("A second response head replaces the first when the body is collected")
@@ -69,7 +71,9 @@ struct TransportDefectTests {
         configuration.timeoutIntervalForRequest = 0.3
         let stubs = StubSession(configuration: configuration)
         stubs.register(.get, "/items", .json(#"{"id":1,"title":"Heat"}"#, delay: 0.8))
-        let client = NetworkClient(session: stubs.session, callbackQueue: DispatchQueue(label: "tests.callback"))
+        let client = NetworkClient(
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "tests.callback")))
         #expect(try await client.send(TestEndpoint(timeout: 60), as: Movie.self) == Movie(id: 1, title: "Heat"))
         await #expect(throws: APIError.timedOut) { try await client.send(TestEndpoint(), as: Movie.self) }
     }
@@ -171,7 +175,7 @@ struct OwnDelegateTests {
         let delegate = CountingDelegate()
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
-        let client = NetworkClient(session: session)
+        let client = NetworkClient(transport: URLSessionTransport(session: session))
         let start = TestEndpoint(base: server.baseURL, path: "/start")
         let directory = try TemporaryDirectory()
 

@@ -47,7 +47,9 @@ struct TransportSeamTests {
     private static let movie = Data(#"{"id":1,"title":"Heat"}"#.utf8)
 
     private static func client(_ transport: MemoryTransport, interceptors: [any Interceptor] = []) -> NetworkClient {
-        NetworkClient(transport: transport, interceptors: interceptors, callbackQueue: DispatchQueue(label: "tests.callback"))
+        NetworkClient(
+            transport: transport,
+            configuration: ClientConfiguration(interceptors: interceptors, callbackQueue: DispatchQueue(label: "tests.callback")))
     }
 
     @Test("fetch, send and the completion form decode what the transport answers")

@@ -23,7 +23,7 @@ struct ValidationTests {
     private static func validatingClient(_ stubs: StubTransport, interceptors: [any Interceptor] = [], calls: Counter = Counter())
         -> NetworkClient
     {
-        NetworkClient(transport: stubs, interceptors: interceptors).validating { response in
+        NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: interceptors)).withValidation { response in
             calls.increment()
             if response.statusCode >= 400, let error = try? response.decode(ServerError.self) { throw error }
         }
@@ -71,14 +71,14 @@ struct ValidationTests {
     func acceptedResponseChecked() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", StubResponse(headers: ["Sunset": "yes"], body: Data("not JSON".utf8)))
-        let client = NetworkClient(transport: stubs).validating { response in
+        let client = NetworkClient(transport: stubs).withValidation { response in
             if response.headers["Sunset"] != nil { throw Deprecated() }
         }
         let failure = await client.fetch(TestEndpoint(), as: Movie.self).failure
         #expect(
             failure?.underlying(as: Deprecated.self) != nil, "the hook ran before the body failed to decode: \(String(describing: failure))"
         )
-        let rethrowing = NetworkClient(transport: stubs).validating { _ in throw APIError.invalidData }
+        let rethrowing = NetworkClient(transport: stubs).withValidation { _ in throw APIError.invalidData }
         #expect(await rethrowing.fetch(TestEndpoint(), as: Movie.self).failure == .invalidData)
     }
 

@@ -39,7 +39,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
     public var isURLSession: Bool { self == .urlSession }
 
     /// The connections the transport opens to one host at most before requests queue: 64, as
-    /// `NetworkClient.defaultConfiguration()` and `AsyncHTTPClientTransport.defaultConfiguration()` set.
+    /// `URLSessionTransport.defaultConfiguration()` and `AsyncHTTPClientTransport.defaultConfiguration()` set.
     public var connectionsPerHost: Int { 64 }
 
     /// A fresh client over this transport, as an application would keep one.
@@ -55,17 +55,18 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
         responseLimits: ResponseLimits = .default
     ) -> NetworkClient {
         NetworkClient(
-            transport: makeTransport(timeout: timeout), acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors,
-            responseLimits: responseLimits)
+            transport: makeTransport(timeout: timeout),
+            configuration: ClientConfiguration(
+                acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, responseLimits: responseLimits))
     }
 
     /// This transport, with `timeout` as its idle timeout when given.
     public func makeTransport(timeout: TimeInterval? = nil) -> any HTTPTransport {
         switch self {
         case .urlSession:
-            let configuration = NetworkClient.defaultConfiguration()
+            let configuration = URLSessionTransport.defaultConfiguration()
             if let timeout { configuration.timeoutIntervalForRequest = timeout }
-            return URLSessionTransport(session: NetworkClient.makeSession(configuration: configuration))
+            return URLSessionTransport(configuration: configuration)
         #if AsyncHTTPClient
             case .asyncHTTPClient:
                 return AsyncHTTPClientTransport(timeout: timeout ?? 60)

@@ -35,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
         let body = MoviePage.json(bytes: bytes)
         let stubs = StubSession()
         stubs.register(.get, "/movies", StubResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body))
-        let client = NetworkClient(session: stubs.session)
+        let client = NetworkClient(transport: URLSessionTransport(session: stubs.session))
         let decoder = JSONDecoder()
         let url = URL(string: "http://stub.local/movies?page=1")!
 

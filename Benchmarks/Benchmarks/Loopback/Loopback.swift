@@ -10,7 +10,7 @@ import NetworkLayer
 /// End to end over loopback, against ``LoopbackServer`` in a child process (keep-alive, TCP_NODELAY).
 ///
 /// `ours` is `NetworkClient()`; `raw` is a `URLSession` with the same configuration
-/// (`NetworkClient.defaultConfiguration()`: no cache, 64 connections per host) driven with
+/// (`URLSessionTransport.defaultConfiguration()`: no cache, 64 connections per host) driven with
 /// `data(for:)` and `JSONDecoder`, so only the layer differs. Each benchmark gets a fresh server,
 /// client and session; the warm-up iteration opens the connections. With the package's trait `AHC`,
 /// the same benchmarks run over AsyncHTTPClient too (`asyncHTTPClientBenchmarks`).
@@ -224,7 +224,7 @@ func measurePeakMemory(_ benchmark: Benchmark, bodyBytes: Int, idle: Int, _ tran
 /// made for one benchmark and ended after it, so every benchmark starts from the same state.
 final class LoopbackFixture {
     private var server: ServerProcess?
-    private(set) var client = NetworkClient(session: URLSession(configuration: .ephemeral))
+    private(set) var client = NetworkClient(transport: URLSessionTransport(session: URLSession(configuration: .ephemeral)))
     private(set) var session = URLSession(configuration: .ephemeral)
     /// The resident memory once the server, the client and the session exist, before any request.
     private(set) var idleResident = 0
@@ -235,7 +235,7 @@ final class LoopbackFixture {
     func start() throws {
         server = try ServerProcess()
         client = NetworkClient()
-        session = URLSession(configuration: NetworkClient.defaultConfiguration())
+        session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
         idleResident = ProcessStats.residentBytes() ?? 0
     }
 

@@ -47,17 +47,17 @@ public struct MoviesRequest: Sendable {
     ///   - side: Who sends the request.
     ///   - base: The server's URL, without a path.
     ///   - session: The session of `ours` and `raw`, to answer from memory (a `StubSession`'s); by default
-    ///     `ours` uses `NetworkClient()` and `raw` a session made from `NetworkClient.defaultConfiguration()`.
+    ///     `ours` uses `NetworkClient()` and `raw` a session made from `URLSessionTransport.defaultConfiguration()`.
     public init(_ side: Side, base: String, session: URLSession? = nil) {
         self.side = side
         self.base = base
         switch side {
         case .ours:
-            client = session.map { NetworkClient(session: $0) } ?? NetworkClient()
+            client = session.map { NetworkClient(transport: URLSessionTransport(session: $0)) } ?? NetworkClient()
             self.session = nil
         case .raw:
             client = nil
-            self.session = session ?? URLSession(configuration: NetworkClient.defaultConfiguration())
+            self.session = session ?? URLSession(configuration: URLSessionTransport.defaultConfiguration())
         #if AHC
             case .ahc:
                 client = NetworkClient(transport: .asyncHTTPClient())

@@ -38,11 +38,13 @@ struct TestRun {
 
     func run() async -> TestOutcome {
         let statuses = Set(100..<1000)
-        let plain = NetworkClient(transport: transport, acceptableStatusCodes: statuses, redirectPolicy: .doNotFollow)
+        let plain = NetworkClient(
+            transport: transport, configuration: ClientConfiguration(acceptableStatusCodes: statuses, redirectPolicy: .doNotFollow))
         let client = NetworkClient(
-            transport: transport, acceptableStatusCodes: statuses,
-            interceptors: withCache ? [HTTPCache(revalidationTransport: transport)] : [],
-            redirectPolicy: .doNotFollow)
+            transport: transport,
+            configuration: ClientConfiguration(
+                acceptableStatusCodes: statuses, interceptors: withCache ? [HTTPCache(revalidationTransport: transport)] : [],
+                redirectPolicy: .doNotFollow))
         do {
             try await putConfiguration(plain)
         } catch {

@@ -41,7 +41,7 @@ let transportName = options["--transport"] ?? "urlsession"
 let transport: any HTTPTransport
 switch transportName {
 case "urlsession":
-    transport = URLSessionTransport(session: URLSession(configuration: NetworkClient.defaultConfiguration()))
+    transport = URLSessionTransport(session: URLSession(configuration: URLSessionTransport.defaultConfiguration()))
 #if AHC
     case "asynchttpclient":
         transport = AsyncHTTPClientTransport()

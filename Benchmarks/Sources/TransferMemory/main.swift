@@ -35,7 +35,7 @@ else {
 }
 let (side, kind) = (arguments[0], arguments[1])
 let client = NetworkClient()
-let session = URLSession(configuration: NetworkClient.defaultConfiguration())
+let session = URLSession(configuration: URLSessionTransport.defaultConfiguration())
 let destination = FileManager.default.temporaryDirectory.appendingPathComponent("networklayer-transfer-memory-\(getpid()).bin")
 
 /// `POST /upload` of `file`.

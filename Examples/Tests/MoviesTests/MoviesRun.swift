@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// One session for every test, as an app keeps one: NetworkLayer advises against short-lived sessions.
-let sharedSession = NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration())
+let sharedSession = URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session
 
 /// What one run of the `movies` command printed and returned.
 struct MoviesRun {

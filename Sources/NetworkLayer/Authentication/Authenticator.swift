@@ -37,7 +37,7 @@ extension Authenticator {
 /// Sends `Authorization: Bearer <token>` with every request: the one way to send a bearer token.
 ///
 /// ```swift
-/// let client = NetworkClient(interceptors: [BearerTokenAuthenticator(token: "abc123")])
+/// let client = NetworkClient { $0.interceptors = [BearerTokenAuthenticator(token: "abc123")] }
 /// let fromKeychain = BearerTokenAuthenticator { try await keychain.token() }
 /// ```
 ///

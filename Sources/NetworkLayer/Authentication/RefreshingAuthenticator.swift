@@ -13,7 +13,7 @@ import Foundation
 ///     // runs once, however many requests got 401 together
 ///     try await authClient.send(AuthAPI.refresh(refreshToken: refreshToken), as: Token.self).accessToken
 /// }
-/// let client = NetworkClient(interceptors: [auth, RetryPolicy()])
+/// let client = NetworkClient { $0.interceptors = [auth, RetryPolicy()] }
 /// ```
 ///
 /// On a `401` (see `isUnauthorized`) it looks at what changed since the rejected request read its

@@ -11,7 +11,7 @@ import Foundation
 /// Add it to a client's interceptors, before any that should see only what reaches the network:
 ///
 /// ```swift
-/// let client = NetworkClient(interceptors: [HTTPCache()])
+/// let client = NetworkClient { $0.interceptors = [HTTPCache()] }
 /// ```
 ///
 /// It serves the calls that take their body whole (`send`, `fetch`, `response`); streams, downloads

@@ -5,14 +5,14 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Sends `endpoint`, decodes the body as `T` and calls `completion` exactly once on ``callbackQueue``.
+    /// Sends `endpoint`, decodes the body as `T` and calls `completion` exactly once on ``ClientConfiguration/callbackQueue``.
     ///
     /// The same path as ``fetch(_:as:)``, for code that is not `async`. Cancelling the returned
     /// handle cancels the request, and `completion` receives ``APIError/cancelled``.
     /// - Parameters:
     ///   - endpoint: The request to send.
     ///   - type: The type to decode; inferred from `completion` by default.
-    ///   - completion: Called once with the result, on ``callbackQueue``.
+    ///   - completion: Called once with the result, on ``ClientConfiguration/callbackQueue``.
     /// - Returns: A handle that cancels the request.
     @discardableResult
     public func fetch<T: Decodable & Sendable>(
@@ -22,7 +22,7 @@ extension APIClient {
     ) -> RequestHandle {
         // The endpoint need not be Sendable, so the call is built here, before any hop.
         let call = Result { () throws(APIError) in try makeCall(for: endpoint) }
-        let queue = callbackQueue
+        let queue = configuration.callbackQueue
         return RequestHandle(
             operation: {
                 switch call {

@@ -50,7 +50,7 @@ extension APIClient {
     ///   - endpoint: The request to send.
     ///   - type: The type to decode; inferred from the context by default.
     /// - Returns: The value with its ``HTTPResponse``.
-    /// - Throws: Any ``APIError``; a status outside ``acceptableStatusCodes`` fails as in ``send(_:as:)``.
+    /// - Throws: Any ``APIError``; a status outside ``ClientConfiguration/acceptableStatusCodes`` fails as in ``send(_:as:)``.
     public func response<T: Decodable>(for endpoint: some Endpoint, as type: T.Type = T.self) async throws(APIError) -> Response<T> {
         let call = try makeCall(for: endpoint)
         let response = try await execute(call)
@@ -80,7 +80,7 @@ extension APIClient {
     ///     page or a retried attempt never shows as progress. `nil` by default.
     /// - Returns: The response with its whole body; decode it with your decoder, or use
     ///   ``HTTPResponse/body`` as it is.
-    /// - Throws: Any ``APIError`` but the decoding ones; a status outside ``acceptableStatusCodes`` still fails.
+    /// - Throws: Any ``APIError`` but the decoding ones; a status outside ``ClientConfiguration/acceptableStatusCodes`` still fails.
     public func response(
         for endpoint: some Endpoint,
         progress: (@Sendable (TransferProgress) -> Void)? = nil
@@ -101,7 +101,7 @@ extension APIClient {
     /// the validation hooks: the path under every call that decodes or returns a whole body. Without `progress` the transport
     /// collects the body; with it, the body is collected here chunk by chunk, as a ``CollectedBody`` too.
     func execute(_ call: Call, progress: (@Sendable (TransferProgress) -> Void)? = nil) async throws(APIError) -> HTTPResponse {
-        if progress == nil, call.upload == nil, call.deadline == nil, interceptors.isEmpty {
+        if progress == nil, call.upload == nil, call.deadline == nil, call.interceptors.isEmpty {
             // The most common call, with nothing to adapt, retry or observe and no deadline, upload or
             // progress, takes its one attempt here, without the asynchronous layers that interceptors
             // and deadlines need: 3–6 K instructions a request (see the Performance article).
@@ -140,13 +140,13 @@ extension APIClient {
         }
     }
 
-    /// Decodes the body of `response` as `T` with this client's ``decoder``, as the sending calls do:
+    /// Decodes the body of `response` as `T` with this client's ``ClientConfiguration/decoder``, as the sending calls do:
     /// ``Empty``, `Data`, `String` and optionals included, and a failure that names the type and the
     /// coding path (``APIError/decodingFailed(_:body:error:)``) or says the body was empty
     /// (``APIError/invalidData``).
     ///
     /// For a response you hold already, from ``response(for:progress:)`` or a stub.
     public func decode<T: Decodable>(_ type: T.Type = T.self, from response: HTTPResponse) throws(APIError) -> T {
-        try response.decode(type, using: decoder)
+        try response.decode(type, using: configuration.decoder)
     }
 }

@@ -35,7 +35,7 @@ extension APIClient {
     ///     its `Range` there, out of the adapters' reach. `nil` (the default) sends them as they are.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
     /// - Throws: The call's ``APIError``; for a status outside the acceptable ones, the validation hooks'
-    ///   error when they throw one (see ``APIClient/validate(_:)``), run once the interceptors are done.
+    ///   error when they throw one (see ``ClientConfiguration/validate``), run once the interceptors are done.
     func perform<Value: Sendable>(
         _ call: Call,
         body: PreparedBody = .none,
@@ -66,7 +66,7 @@ extension APIClient {
         exchange: ExchangeSender?,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
-        let interceptors = interceptors
+        let interceptors = call.interceptors
         let transport = transport
         let pipeline = RequestPipeline(interceptors: interceptors)
         let request = call.request

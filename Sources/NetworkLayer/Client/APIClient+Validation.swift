@@ -5,13 +5,13 @@ import Foundation
 #endif
 
 extension APIClient {
-    /// Runs the endpoint's ``CallOptions/validateResponse`` and then the client's ``validate(_:)`` on
+    /// Runs the endpoint's ``CallOptions/validateResponse`` and then the client's ``ClientConfiguration/validate`` on
     /// `response`: an ``APIError`` they throw is kept, anything else becomes
     /// ``APIError/validationFailed(_:_:)`` with `response`.
     func validate(_ response: HTTPResponse, for call: Call) throws(APIError) {
         do {
             try call.validateResponse?(response)
-            try validate(response)
+            try call.validate?(response)
         } catch let error as APIError {
             throw error
         } catch {

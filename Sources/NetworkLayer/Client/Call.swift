@@ -26,38 +26,48 @@ struct Call: Sendable {
     var responseLimits: ResponseLimits
     /// Whether the client's authenticators authenticate it: the endpoint's; `true` for a request built by hand.
     var requiresAuthentication = true
-    /// The endpoint's own check of the response, run before the client's ``APIClient/validate(_:)``; `nil` for none.
+    /// The endpoint's own check of the response, run before the client's; `nil` for none.
     var validateResponse: (@Sendable (HTTPResponse) throws -> Void)? = nil
+    /// The client's interceptors.
+    var interceptors: [any Interceptor] = []
+    /// The client's check of every response (``ClientConfiguration/validate``); `nil` for none.
+    var validate: (@Sendable (HTTPResponse) throws -> Void)? = nil
 }
 
 extension APIClient {
-    /// The call `endpoint` describes: built against ``baseURL`` with ``encoder``, with its options
-    /// merged with this client's settings.
+    /// The call `endpoint` describes: built against the configuration's base URL with its encoder,
+    /// with its options merged with the configuration.
     func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
+        let configuration = configuration
         let options = endpoint.options
-        let (request, upload) = try endpoint.builtRequest(baseURL: baseURL, encoder: encoder, timeout: options.timeout)
+        let (request, upload) = try endpoint.builtRequest(
+            baseURL: configuration.baseURL, encoder: configuration.encoder, timeout: options.timeout)
         // The built request keeps URLRequest's default unless the options set one: no need to read it back.
-        return makeCall(request, upload: upload, timeout: options.timeout, options: options)
+        return Self.makeCall(request, upload: upload, timeout: options.timeout, options: options, configuration: configuration)
     }
 
-    /// The call of a request built by hand, with this client's settings.
+    /// The call of a request built by hand, with the configuration's settings.
     func makeCall(for request: URLRequest) -> Call {
-        makeCall(request, upload: nil, timeout: Self.timeout(of: request), options: CallOptions())
+        Self.makeCall(request, upload: nil, timeout: Self.timeout(of: request), options: CallOptions(), configuration: configuration)
     }
 
-    /// The one place a call's options meet the client's settings: each option set wins.
-    private func makeCall(_ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, options: CallOptions) -> Call {
+    /// The one place a call's options meet the client's configuration: each option set wins.
+    private static func makeCall(
+        _ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, options: CallOptions, configuration: ClientConfiguration
+    ) -> Call {
         Call(
             request: request,
             upload: upload,
             timeout: timeout,
-            acceptableStatusCodes: options.acceptableStatusCodes ?? acceptableStatusCodes,
-            decoder: options.decoder ?? decoder,
-            redirectPolicy: options.redirectPolicy ?? redirectPolicy,
-            deadline: options.deadline ?? deadline,
-            responseLimits: options.responseLimits ?? responseLimits,
+            acceptableStatusCodes: options.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
+            decoder: options.decoder ?? configuration.decoder,
+            redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,
+            deadline: options.deadline ?? configuration.deadline,
+            responseLimits: options.responseLimits ?? configuration.responseLimits,
             requiresAuthentication: options.requiresAuthentication,
-            validateResponse: options.validateResponse
+            validateResponse: options.validateResponse,
+            interceptors: configuration.interceptors,
+            validate: configuration.validate
         )
     }
 

@@ -29,7 +29,7 @@ import Foundation
 ///   one (`localhost`, `127.0.0.0/8`, `::1`) or listed in ``cleartextCredentialHosts``.
 ///
 /// ```swift
-/// let client = NetworkClient(redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]))
+/// let client = NetworkClient { $0.redirectPolicy = RedirectPolicy(sensitiveHeaders: ["X-API-Key"]) }
 /// ```
 public struct RedirectPolicy: Sendable {
     /// The most redirects one request follows; 20 by default, as URLSession and AsyncHTTPClient.

@@ -9,11 +9,11 @@ import Foundation
 /// ``APIError/responseTooLarge(_:limit:received:)``; a `Content-Length` over the limit (on a body
 /// sent without a content coding) fails as soon as the head arrives, before any of it is read.
 ///
-/// Set them for a client (``APIClient/responseLimits``, `NetworkClient(responseLimits:)`) and, for
+/// Set them for a client (``ClientConfiguration/responseLimits``, `ClientConfiguration.responseLimits`) and, for
 /// the one call that needs more, on its endpoint (``CallOptions/responseLimits``):
 ///
 /// ```swift
-/// let client = NetworkClient(responseLimits: ResponseLimits(inMemory: 8 * 1024 * 1024))
+/// let client = NetworkClient { $0.responseLimits = ResponseLimits(inMemory: 8 * 1024 * 1024) }
 /// ```
 public struct ResponseLimits: Sendable, Equatable {
     /// Which of the limits a body went past.

@@ -20,10 +20,10 @@ import Foundation
 ///
 /// ```swift
 /// let jar = CookieJar()
-/// let client = NetworkClient(interceptors: [jar])
+/// let client = NetworkClient { $0.interceptors = [jar] }
 /// ```
 ///
-/// `NetworkClient.defaultConfiguration()` turns URLSession's own cookie handling off, so cookies are
+/// `URLSessionTransport.defaultConfiguration()` turns URLSession's own cookie handling off, so cookies are
 /// neither stored nor sent twice; over a session of your own, set `httpShouldSetCookies` to `false`.
 public final class CookieJar: Interceptor {
     /// How many cookies the jar keeps, and how large one may be.

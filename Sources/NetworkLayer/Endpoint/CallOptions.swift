@@ -22,20 +22,20 @@ public struct CallOptions: Sendable {
     /// The idle timeout in seconds: an attempt fails with ``APIError/timedOut`` when nothing was sent or
     /// received for that long. `nil` uses the transport's (the session's `timeoutIntervalForRequest`).
     public var timeout: TimeInterval?
-    /// The total deadline of the call in seconds, in place of the client's ``APIClient/deadline``;
+    /// The total deadline of the call in seconds, in place of the client's ``ClientConfiguration/deadline``;
     /// `.infinity` for none whatever the client's; `nil` uses the client's.
     public var deadline: TimeInterval?
     /// The status codes that count as success, for an API that answers one call with a `404` it
-    /// means; `nil` uses the client's ``APIClient/acceptableStatusCodes``.
+    /// means; `nil` uses the client's ``ClientConfiguration/acceptableStatusCodes``.
     public var acceptableStatusCodes: Set<Int>?
     /// Decodes the responses, for one call whose dates or keys differ from the rest of the API; `nil`
-    /// uses the client's ``APIClient/decoder``.
+    /// uses the client's ``ClientConfiguration/decoder``.
     public var decoder: JSONDecoder?
     /// How redirects are followed, for one call that must not follow them, say; `nil` uses the
-    /// client's ``APIClient/redirectPolicy``.
+    /// client's ``ClientConfiguration/redirectPolicy``.
     public var redirectPolicy: RedirectPolicy?
     /// How large the response body may grow, for the one call whose answer is larger (or should be
-    /// smaller) than the rest; `nil` uses the client's ``APIClient/responseLimits``.
+    /// smaller) than the rest; `nil` uses the client's ``ClientConfiguration/responseLimits``.
     public var responseLimits: ResponseLimits?
     /// Whether the client's authenticators put a credential on the requests and refresh it for them;
     /// `true` by default. Say `false` for a sign-in or token-refresh call and for public endpoints:
@@ -44,7 +44,7 @@ public struct CallOptions: Sendable {
     public var requiresAuthentication: Bool
     /// Checks the responses before they are decoded, and may throw your own error (say the
     /// `LoginError` a `401` from a login means), which the call then fails with as
-    /// ``APIError/validationFailed(_:_:)``. It runs before the client's ``APIClient/validate(_:)``, on
+    /// ``APIError/validationFailed(_:_:)``. It runs before the client's ``ClientConfiguration/validate``, on
     /// the response the call ends with, whatever its status; `nil` leaves it to the client's.
     public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
 

@@ -15,7 +15,7 @@ extension Endpoint {
     /// task (``HTTPTask/uploadFile(_:contentType:urlParameters:)``, ``HTTPTask/uploadMultipart(_:urlParameters:)``)
     /// sets its `Content-Type` but leaves the body out: the client streams it when sending.
     /// - Parameters:
-    ///   - baseURL: What a relative `base` resolves against, as ``APIClient/baseURL``; `nil` (none) by default.
+    ///   - baseURL: What a relative `base` resolves against, as ``ClientConfiguration/baseURL``; `nil` (none) by default.
     ///   - encoder: The encoder for ``HTTPTask/requestJSONBody(_:urlParameters:)``; a plain `JSONEncoder()` by default.
     /// - Throws: ``APIError/invalidURL(_:)`` (also for a relative `base` without a `baseURL`),
     ///   ``APIError/invalidRequest(_:)`` or ``APIError/encodingFailed(_:)``.

@@ -3,7 +3,7 @@ import Foundation
 /// A description of one API call: where it goes, how, and what it carries.
 ///
 /// Describe an API as an enum with one case per call; only `path` is required, and `base` names
-/// the server unless the client's ``APIClient/baseURL`` does:
+/// the server unless the client's ``ClientConfiguration/baseURL`` does:
 ///
 /// ```swift
 /// enum MovieAPI: Endpoint {
@@ -22,7 +22,7 @@ import Foundation
 /// an ``APIClient`` sends it.
 public protocol Endpoint {
     /// The absolute base URL, which may carry a path and a query, for example `"https://api.example.com/v3?lang=en"`;
-    /// or a base relative to the client's ``APIClient/baseURL``: a path such as `"/v2"`, or `""` (the default) for
+    /// or a base relative to the client's ``ClientConfiguration/baseURL``: a path such as `"/v2"`, or `""` (the default) for
     /// the base URL itself. Send an endpoint with a relative base through a client that has a base URL.
     var base: String { get }
     /// The path appended to `base` with exactly one `/` between them; it is percent-encoded for you, so write it unescaped.
@@ -45,7 +45,7 @@ public protocol Endpoint {
 }
 
 extension Endpoint {
-    /// `""`: the client's ``APIClient/baseURL``.
+    /// `""`: the client's ``ClientConfiguration/baseURL``.
     public var base: String { "" }
     /// `.get`.
     public var method: HTTPMethod { .get }

@@ -38,7 +38,7 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     /// Describes a request from its parts.
     /// - Parameters:
     ///   - base: The absolute base URL, for example `"https://api.themoviedb.org/3"`, or one relative to the
-    ///     client's ``APIClient/baseURL``; `""` (the client's base URL) by default.
+    ///     client's ``ClientConfiguration/baseURL``; `""` (the client's base URL) by default.
     ///   - path: The path appended to `base`, unescaped.
     ///   - method: The HTTP method; `.get` by default.
     ///   - headers: Headers sent with the request; none by default.

@@ -28,7 +28,7 @@ import Foundation
 /// `String(reflecting:)`.
 public enum APIError: Error, Sendable, Equatable {
     /// The endpoint's `base` (or `base` + `path`) is not an absolute URL with a scheme and a host, or it
-    /// is relative (`""`, `"/v2"`) and the client has no ``APIClient/baseURL`` to resolve it against.
+    /// is relative (`""`, `"/v2"`) and the client has no ``ClientConfiguration/baseURL`` to resolve it against.
     case invalidURL(String)
     /// The endpoint describes a request that cannot be sent as written, for example a `GET` with a body
     /// or a header value containing a line break. The text says what and how to fix it.
@@ -67,7 +67,7 @@ public enum APIError: Error, Sendable, Equatable {
     /// leaving TLS (see ``RedirectPolicy/allowsInsecureRedirects``): nothing was sent to `to`.
     case insecureRedirect(from: URL, to: URL)
     /// The call did not finish within its total deadline of this many seconds, however busy the server
-    /// kept the connection (see ``APIClient/deadline``, which says what it covers). It is never retried.
+    /// kept the connection (see ``ClientConfiguration/deadline``, which says what it covers). It is never retried.
     case deadlineExceeded(TimeInterval)
     /// The response body went past a limit of ``ResponseLimits``, so the transfer was stopped and its
     /// connection closed: `limit` is the limit of that `kind` in bytes, and `received` how much of
@@ -75,7 +75,7 @@ public enum APIError: Error, Sendable, Equatable {
     /// undone, the chunk that went past the limit included), or the `Content-Length` the server
     /// announced when that alone was over the limit and nothing was read.
     case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
-    /// A validation hook (``APIClient/validate(_:)`` or ``CallOptions/validateResponse``) threw this error
+    /// A validation hook (``ClientConfiguration/validate`` or ``CallOptions/validateResponse``) threw this error
     /// of yours on this response: for example the `ServerError` a 4xx body decodes as. The hooks run once
     /// the interceptors are done with the call, so a retrier still sees ``unacceptableStatusCode(_:_:)``.
     /// Match your type with `case .validationFailed(let error as ServerError, _)` or ``underlying(as:)``.
@@ -156,7 +156,7 @@ extension APIError: CustomStringConvertible, LocalizedError {
     public var description: String {
         switch self {
         case .invalidURL(let url) where URLBuilder.isRelative(url):
-            "Invalid URL '\(url)': a relative base needs a base URL; set NetworkClient(baseURL:) (or APIClient.baseURL), "
+            "Invalid URL '\(url)': a relative base needs a base URL; set the client's ClientConfiguration.baseURL, "
                 + "or give the endpoint an absolute base with a scheme and a host, such as https://api.example.com"
         case .invalidURL(let url):
             "Invalid URL '\(url)': expected an absolute URL with a scheme and a host, such as https://api.example.com"

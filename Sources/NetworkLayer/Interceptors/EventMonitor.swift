@@ -3,13 +3,13 @@ import Foundation
 /// An ``Interceptor`` that hands every ``NetworkEvent`` to a closure, for metrics and custom logging.
 ///
 /// ```swift
-/// let client = NetworkClient(interceptors: [
+/// let client = NetworkClient { $0.interceptors = [
 ///     EventMonitor { event in
 ///         if case .requestFinished(let metrics) = event {
 ///             print("\(metrics.attempts) attempts in \(metrics.duration) s")
 ///         }
 ///     }
-/// ])
+/// ] }
 /// ```
 public struct EventMonitor: Interceptor {
     private let handler: @Sendable (NetworkEvent) -> Void

@@ -8,7 +8,7 @@ import Foundation
 /// reshape it around the transport, decide whether a failed attempt is retried, and observe what
 /// happens.
 ///
-/// A client's ``APIClient/interceptors`` run in order. Before every attempt each adapter gets the
+/// A client's ``ClientConfiguration/interceptors`` run in order. Before every attempt each adapter gets the
 /// request the previous one returned, starting from the request as built, so an adapter runs
 /// again on a retry (with a fresh token, say). When an attempt fails, the retriers are asked in
 /// order until one decides something other than ``RetryDecision/doNotRetry``. Every interceptor
@@ -72,9 +72,9 @@ public protocol Interceptor: Sendable {
     ///
     /// The idle timeout is an attempt's, so ``adapt(_:context:)`` sets it on each attempt's request; the
     /// deadline is the whole call's, every attempt and wait between them included (see
-    /// ``APIClient/deadline``), so it is decided here, once per call, before the first attempt is
+    /// ``ClientConfiguration/deadline``), so it is decided here, once per call, before the first attempt is
     /// adapted. The interceptors are asked in order, each given the previous one's answer, the first
-    /// the endpoint's ``CallOptions/deadline``, else the client's ``APIClient/deadline``. It counts from
+    /// the endpoint's ``CallOptions/deadline``, else the client's ``ClientConfiguration/deadline``. It counts from
     /// the call's start.
     /// - Parameters:
     ///   - deadline: The deadline so far in seconds, `nil` for none.

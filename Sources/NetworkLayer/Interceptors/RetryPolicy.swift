@@ -12,7 +12,7 @@ import Foundation
 /// status of 408, 429, 500, 502, 503 or 504:
 ///
 /// ```swift
-/// let client = NetworkClient(interceptors: [RetryPolicy()])
+/// let client = NetworkClient { $0.interceptors = [RetryPolicy()] }
 /// let strict = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
 /// ```
 ///

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let logger = NetworkLogger(level: .debug) { line in log.debug("\(line)") }
-/// let client = NetworkClient(interceptors: [RetryPolicy(), logger])
+/// let client = NetworkClient { $0.interceptors = [RetryPolicy(), logger] }
 /// // GET https://api.example.com/items?api_key=<redacted> → 200 OK, 35 ms, sent 0 B, received 1.2 KB
 /// ```
 ///

@@ -8,12 +8,12 @@ extension APIClient {
     /// Sends `endpoint` and writes the response body to a file, chunk by chunk, so that memory stays
     /// flat however large the body is.
     ///
-    /// The status is checked as soon as the response arrives: one outside ``acceptableStatusCodes``
+    /// The status is checked as soon as the response arrives: one outside ``ClientConfiguration/acceptableStatusCodes``
     /// fails with ``APIError/unacceptableStatusCode(_:_:)`` (with up to 64 KiB of its body) and
     /// writes no file. The body goes to a partial file beside `destination`, renamed into place
     /// only once it is complete, so an existing file there is replaced only by a whole download.
     /// Cancelling (or a failure) deletes the partial file and closes the connection. Every attempt
-    /// goes through the ``interceptors``; a retried `GET` (by ``RetryPolicy``, say) resumes where the
+    /// goes through the ``ClientConfiguration/interceptors``; a retried `GET` (by ``RetryPolicy``, say) resumes where the
     /// attempt before stopped when the server allows it: `Range: bytes=N-` with `If-Range` (a strong
     /// `ETag`, else `Last-Modified`) is added after the adapters, a `206` that continues the file is
     /// appended and progress goes on from `N`, and a `200` starts the file over. To resume in a later

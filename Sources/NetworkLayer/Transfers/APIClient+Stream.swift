@@ -8,7 +8,7 @@ extension APIClient {
     /// Sends `endpoint` and returns its body as a ``ResponseStream`` to read as it arrives: chunks,
     /// ``ResponseStream/lines``, ``ResponseStream/lines(as:decoder:)`` or ``ResponseStream/events``.
     ///
-    /// It returns once the response head has arrived and its status is in ``acceptableStatusCodes``;
+    /// It returns once the response head has arrived and its status is in ``ClientConfiguration/acceptableStatusCodes``;
     /// any other status fails here, before the first element, with
     /// ``APIError/unacceptableStatusCode(_:_:)`` and up to 64 KiB of its body.
     ///
@@ -20,7 +20,7 @@ extension APIClient {
     ///
     /// A reader slower than the network slows the transfer down (see ``ResponseStream``).
     ///
-    /// Until it returns, every attempt goes through the ``interceptors``, which may retry it; once
+    /// Until it returns, every attempt goes through the ``ClientConfiguration/interceptors``, which may retry it; once
     /// the stream is returned, a failure while reading it is not retried.
     /// - Parameters:
     ///   - endpoint: The request to send; an upload task's body is sent too.

@@ -11,7 +11,7 @@ extension APIClient {
     /// streamed from its file, an ``HTTPTask/uploadMultipart(_:urlParameters:)`` form is encoded
     /// as it is sent (see ``MultipartFormData``), and other bodies go as built. Status, decoding
     /// and the timeout are as in ``send(_:as:)``, which sends upload tasks the same way. Every
-    /// attempt goes through the ``interceptors``, so a retried upload sends its body again from
+    /// attempt goes through the ``ClientConfiguration/interceptors``, so a retried upload sends its body again from
     /// the start.
     /// - Parameters:
     ///   - endpoint: The request to send.

@@ -17,7 +17,7 @@ extension ResponseStream {
     /// ``APIError/decodingFailed(_:body:error:)``, naming the line's number, with the line as its `body`.
     /// - Parameters:
     ///   - type: The type of each line.
-    ///   - decoder: The decoder; by default the client's ``APIClient/decoder``.
+    ///   - decoder: The decoder; by default the client's ``ClientConfiguration/decoder``.
     public func lines<Value: Decodable>(as type: Value.Type, decoder: JSONDecoder? = nil) -> DecodedLines<Value> {
         DecodedLines(lines: lines, decoder: decoder ?? self.decoder)
     }

@@ -9,7 +9,7 @@ import Foundation
 /// On Apple platforms that is the transport's own session, each task with its handler as its
 /// delegate. On Linux, where per-task delegates get little but redirects, the session must have a
 /// ``SessionDelegate`` and an ``InlineOperationQueue``: a session made by
-/// ``NetworkClient/makeSession(configuration:)`` has both; for any other session (`URLSession.shared`,
+/// ``URLSessionTransport/init(configuration:)`` has both; for any other session (`URLSession.shared`,
 /// a stub's, one with a delegate of its own) the engine is a companion session made once from its
 /// configuration, whose delegate asks the original one about challenges and redirects.
 struct SessionEngine: Sendable {

@@ -19,21 +19,21 @@ extension URLSessionTransport {
     /// Make one and keep it, as a client keeps its session: the session holds its delegate until it is
     /// invalidated, which the transport never does.
     /// - Parameters:
-    ///   - configuration: The session configuration; ``NetworkClient/defaultConfiguration()`` by default.
+    ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
     ///     It is copied, not changed.
     ///   - tlsPolicy: Whom TLS trusts and who the client is.
     /// - Throws: ``APIError/unsupportedTLSPolicy(_:)`` for a policy this platform's `URLSession` cannot
     ///   honour, naming ``AsyncHTTPClientTransport`` (package trait `AsyncHTTPClient`), which can;
     ///   ``APIError/invalidTLSPolicy(_:)`` for a PKCS#12 bundle that does not open.
     public init(
-        configuration: URLSessionConfiguration = NetworkClient.defaultConfiguration(), tlsPolicy: TLSPolicy
+        configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), tlsPolicy: TLSPolicy
     ) throws(APIError) {
         #if canImport(FoundationNetworking)
             if let refusal = Self.linuxRefusal(of: tlsPolicy) { throw refusal }
-            self.init(session: NetworkClient.makeSession(configuration: configuration))
+            self.init(session: Self.makeSession(configuration: configuration))
         #elseif canImport(Security)
             if tlsPolicy.isDefault {
-                self.init(session: NetworkClient.makeSession(configuration: configuration))
+                self.init(session: Self.makeSession(configuration: configuration))
                 return
             }
             let delegate = try TLSChallengeHandler(policy: tlsPolicy)
@@ -48,7 +48,7 @@ extension URLSessionTransport {
             guard tlsPolicy.isDefault else {
                 throw .unsupportedTLSPolicy("URLSession on this platform cannot honour a TLS policy; use AsyncHTTPClientTransport")
             }
-            self.init(session: NetworkClient.makeSession(configuration: configuration))
+            self.init(session: Self.makeSession(configuration: configuration))
         #endif
     }
 

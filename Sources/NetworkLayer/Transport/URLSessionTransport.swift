@@ -31,7 +31,7 @@ public struct URLSessionTransport: HTTPTransport {
     ///
     /// Any session works. On Apple platforms its delegate keeps deciding challenges; redirects are the
     /// client's (see ``RedirectPolicy``).
-    /// On Linux, a session made by ``NetworkClient/makeSession(configuration:)`` is used as it is;
+    /// On Linux, a session made by ``init(configuration:)`` is used as it is;
     /// any other gets a companion session made once from its configuration, whose delegate asks the
     /// session's own delegate (if any) about challenges.
     /// - Parameter session: The session to send through.

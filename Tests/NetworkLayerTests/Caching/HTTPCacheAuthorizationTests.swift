@@ -73,7 +73,7 @@ struct HTTPCacheAuthorizationTests {
         let token = Locked("ada")
         let cache = HTTPCache()
         let client = NetworkClient(
-            transport: stubs, interceptors: [BearerTokenAuthenticator { token.withLock { $0 } }, cache])
+            transport: stubs, configuration: ClientConfiguration(interceptors: [BearerTokenAuthenticator { token.withLock { $0 } }, cache]))
         let url = try #require(URL(string: "https://api.example.com/me"))
         #expect(try await client.send(with: URLRequest(url: url), as: String.self) == "Bearer ada")
         token.withLock { $0 = "bob" }
@@ -98,7 +98,8 @@ struct HTTPCacheAuthorizationTests {
         stubs.register(.get, "/list") { _ in StubResponse(statusCode: 200, headers: ["Cache-Control": "max-age=60"], body: Data("[]".utf8))
         }
         let clock = Locked(Date(timeIntervalSince1970: 1_000_000))
-        let client = NetworkClient(transport: stubs, interceptors: [HTTPCache(now: { clock.withLock { $0 } })])
+        let client = NetworkClient(
+            transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache(now: { clock.withLock { $0 } })]))
         let url = try #require(URL(string: "https://api.example.com/list"))
         _ = try await client.response(with: URLRequest(url: url))
         var reload = URLRequest(url: url)

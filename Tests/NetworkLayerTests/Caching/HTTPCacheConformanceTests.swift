@@ -65,7 +65,9 @@ struct HTTPCacheConformanceTests {
         arguments: ["POST", "PUT", "DELETE", "M-SEARCH"])
     func invalidate(method: String) async throws {
         let harness = CacheHarness()
-        let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+        let client = NetworkClient(
+            transport: harness.stubs,
+            configuration: ClientConfiguration(acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache]))
         let unsafe = HTTPMethod(rawValue: method)
         for path in ["/items", "/location", "/content-location"] {
             harness.stubs.register(.get, path, StubResponse(headers: ["Cache-Control": "max-age=3600"], body: Data("[]".utf8)))
@@ -153,7 +155,9 @@ struct HTTPCacheConformanceTests {
     func heuristicStatus(status: Int, reused: Bool) async throws {
         for isPublic in status == 599 ? [false, true] : [false] {
             let harness = CacheHarness()
-            let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+            let client = NetworkClient(
+                transport: harness.stubs,
+                configuration: ClientConfiguration(acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache]))
             var headers: HTTPHeaders = ["Last-Modified": harness.clock.httpDate(-86_400), "Date": harness.clock.httpDate()]
             if isPublic { headers.add(name: "Cache-Control", value: "public") }
             harness.stubs.register(.get, "/items", StubResponse(statusCode: status, headers: headers, body: Data(status == 204 ? [] : [1])))

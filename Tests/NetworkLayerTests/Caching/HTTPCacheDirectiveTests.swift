@@ -178,7 +178,9 @@ struct HTTPCacheDirectiveTests {
     @Test("An unsafe method's error response invalidates nothing")
     func errorDoesNotInvalidate() async throws {
         let harness = CacheHarness()
-        let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+        let client = NetworkClient(
+            transport: harness.stubs,
+            configuration: ClientConfiguration(acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache]))
         harness.serve(["Cache-Control": "max-age=60"])
         harness.stubs.register(.delete, "/items", .status(500))
         _ = try await client.response(for: TestEndpoint(), as: Data.self)

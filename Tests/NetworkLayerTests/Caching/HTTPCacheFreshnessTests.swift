@@ -81,7 +81,9 @@ struct HTTPCacheFreshnessTests {
     @Test("A 404 is heuristically cacheable, a 302 without explicit freshness is not stored")
     func heuristicStatuses() async throws {
         let harness = CacheHarness()
-        let client = NetworkClient(transport: harness.stubs, acceptableStatusCodes: [200, 302, 404], interceptors: [harness.cache])
+        let client = NetworkClient(
+            transport: harness.stubs,
+            configuration: ClientConfiguration(acceptableStatusCodes: [200, 302, 404], interceptors: [harness.cache]))
         harness.stubs.register(
             .get, "/missing",
             StubResponse(statusCode: 404, headers: ["Last-Modified": harness.clock.httpDate(-1000), "Date": harness.clock.httpDate()]))

@@ -118,7 +118,7 @@ struct DiskCacheStorageTests {
         let clock = harness.clock
         for _ in 0..<2 {
             let cache = HTTPCache(storage: try DiskCacheStorage(directory: directory), now: { clock.now })
-            let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+            let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
             #expect(try await client.response(for: TestEndpoint(), as: String.self).value == "v1")
         }
         #expect(harness.sent == 1)

@@ -16,7 +16,7 @@ struct HTTPCacheRevalidationRaceTests {
         let storage = HookedStorage(base: harness.storage)
         let gate = GatedTransport(base: harness.stubs)
         let cache = HTTPCache(storage: storage, revalidationTransport: gate, now: { [clock = harness.clock] in clock.now })
-        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
         try await harness.storeStaleWhileRevalidate(through: client)
         // Answered stale; its revalidation waits at the gate.
         let stale = try await client.response(for: TestEndpoint(), as: String.self)

@@ -16,7 +16,7 @@ struct HTTPCacheStaleWhileRevalidateTests {
     func servesStaleAndRevalidates() async throws {
         let harness = CacheHarness()
         let cache = HTTPCache(storage: harness.storage, revalidationTransport: harness.stubs, now: { [clock = harness.clock] in clock.now })
-        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
         try await harness.storeStaleWhileRevalidate(through: client)
         let stale = try await client.response(for: TestEndpoint(), as: String.self)
         #expect(stale.value == "v1")
@@ -42,7 +42,7 @@ struct HTTPCacheStaleWhileRevalidateTests {
             let cache = HTTPCache(
                 storage: harness.storage, revalidationTransport: transport ? harness.stubs : nil,
                 now: { [clock = harness.clock] in clock.now })
-            let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+            let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
             harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
             _ = try await client.response(for: TestEndpoint(), as: String.self)
             harness.clock.advance(pause)
@@ -58,7 +58,7 @@ struct HTTPCacheStaleWhileRevalidateTests {
         let harness = CacheHarness()
         let recorder = LimitRecorder(base: harness.stubs)
         let cache = HTTPCache(storage: harness.storage, revalidationTransport: recorder, now: { [clock = harness.clock] in clock.now })
-        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
         harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
         _ = try await client.response(for: TestEndpoint(), as: String.self)
         harness.clock.advance(3)
@@ -72,7 +72,7 @@ struct HTTPCacheStaleWhileRevalidateTests {
         let harness = CacheHarness()
         let recorder = LimitRecorder(base: harness.stubs)
         let cache = HTTPCache(storage: harness.storage, revalidationTransport: recorder, now: { [clock = harness.clock] in clock.now })
-        let client = NetworkClient(transport: harness.stubs, interceptors: [cache])
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
         harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
         _ = try await client.response(for: TestEndpoint(base: "http://api.example.test"), as: String.self)
         harness.clock.advance(3)

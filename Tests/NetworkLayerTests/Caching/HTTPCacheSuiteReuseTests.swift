@@ -9,7 +9,9 @@ import Testing
 struct HTTPCacheSuiteReuseTests {
     /// A client over the harness's cache that takes any status as it comes.
     private func anyStatusClient(_ harness: CacheHarness) -> NetworkClient {
-        NetworkClient(transport: harness.stubs, acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache])
+        NetworkClient(
+            transport: harness.stubs,
+            configuration: ClientConfiguration(acceptableStatusCodes: Set(200..<600), interceptors: [harness.cache]))
     }
 
     @Test("cc-response headers-omit-headers-listed-in-Cache-Control-no-cache(-single): the named fields wait, the rest is reused")

@@ -30,7 +30,7 @@ struct CacheHarness {
     let stubs = StubTransport()
     let storage = MemoryCacheStorage()
     var cache: HTTPCache { HTTPCache(storage: storage, now: { [clock] in clock.now }) }
-    var client: NetworkClient { NetworkClient(transport: stubs, interceptors: [cache]) }
+    var client: NetworkClient { NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [cache])) }
 
     /// Answers `GET /items` with `body` and `headers` (a `Date` of the present added unless given).
     func serve(_ headers: HTTPHeaders, body: String = "v1", status: Int = 200) {

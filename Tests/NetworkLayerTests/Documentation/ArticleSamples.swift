@@ -37,7 +37,10 @@ enum Article {
     }
 
     // GettingStarted.md: "Give each call its response type".
-    struct MovieClient: APIClient { let transport: any HTTPTransport }
+    struct MovieClient: APIClient {
+        let transport: any HTTPTransport
+        let configuration = ClientConfiguration(baseURL: URL(string: "https://api.themoviedb.org/3"))
+    }
 
     // GettingStarted.md: "Point the client at an environment".
     enum NotesAPI: Endpoint {
@@ -48,7 +51,9 @@ enum Article {
 
     /// A client over `stubs` whose completion handlers run on a queue of its own, not the main queue.
     static func client(_ stubs: StubSession, interceptors: [any Interceptor] = []) -> NetworkClient {
-        NetworkClient(session: stubs.session, interceptors: interceptors, callbackQueue: DispatchQueue(label: "articles"))
+        NetworkClient(
+            transport: URLSessionTransport(session: stubs.session),
+            configuration: ClientConfiguration(interceptors: interceptors, callbackQueue: DispatchQueue(label: "articles")))
     }
 
     /// Stands in for the app's token service and token store.

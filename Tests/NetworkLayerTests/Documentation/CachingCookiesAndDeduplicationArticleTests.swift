@@ -28,7 +28,7 @@ extension ArticleTests {
             let profile = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
 
             let jar = CookieJar()
-            let client = NetworkClient(transport: stubs, interceptors: [jar])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [jar]))
 
             _ = try await client.response(with: signIn)  // Set-Cookie: session=…
             let me = try await client.send(with: profile, as: User.self)  // Cookie: session=…
@@ -43,7 +43,7 @@ extension ArticleTests {
             configuration.httpCookieAcceptPolicy = .never
             configuration.httpCookieStorage = nil
 
-            let byDefault = NetworkClient.defaultConfiguration()
+            let byDefault = URLSessionTransport.defaultConfiguration()
             #expect(!byDefault.httpShouldSetCookies && byDefault.httpCookieStorage == nil)
             #expect(byDefault.httpCookieAcceptPolicy == configuration.httpCookieAcceptPolicy)
         }
@@ -54,7 +54,7 @@ extension ArticleTests {
             stubs.register(.get, "/me", .json(#"{"name":"Ada"}"#, delay: 0.5))
             let profile = URLRequest(url: try #require(URL(string: "https://api.example.com/me")))
 
-            let client = NetworkClient(transport: stubs, interceptors: [Deduplicator()])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [Deduplicator()]))
 
             async let first = client.send(with: profile, as: User.self)
             async let second = client.send(with: profile, as: User.self)

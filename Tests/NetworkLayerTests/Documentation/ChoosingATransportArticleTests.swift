@@ -33,10 +33,12 @@ extension ArticleTests {
             stubs.register(.get, "/elsewhere", StubResponse(statusCode: 302, headers: ["Location": "https://other.example.com/file"]))
             stubs.register(.get, "/file", .text("file"))
             let client = NetworkClient(
-                transport: stubs, acceptableStatusCodes: [200, 302],
-                redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]) { response, next in
-                    next.url?.host == "cdn.example.com" ? next : nil  // follow only to the CDN
-                })
+                transport: stubs,
+                configuration: ClientConfiguration(
+                    acceptableStatusCodes: [200, 302],
+                    redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"]) { response, next in
+                        next.url?.host == "cdn.example.com" ? next : nil  // follow only to the CDN
+                    }))
             var request = URLRequest(url: try #require(URL(string: "https://api.example.com/start")))
             request.setValue("SECRET", forHTTPHeaderField: "X-API-Key")
             #expect(try await client.response(with: request).text == "file")
@@ -87,7 +89,7 @@ extension ArticleTests {
             let body = Data(#"{"page":1,"results":[{"id":550,"title":"Fight Club"}]}"#.utf8)
             stubs.register(.get, "/3/movie/popular", StubResponse(headers: ["ETag": "\"v1\""], body: body))
             stubs.register(.get, "/3/movie/popular", .status(304))
-            let client = NetworkClient(transport: stubs, interceptors: [ETagCache()])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [ETagCache()]))
 
             for _ in 1...2 {
                 let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)

@@ -20,8 +20,8 @@ extension ArticleTests {
         typealias MoviePage = Article.MoviePage
         typealias MovieClient = Article.MovieClient
 
-        /// `NetworkClient.makeSession()` once for the whole run: short-lived sessions are costly.
-        static let tunedSession = NetworkClient.makeSession()
+        /// `URLSessionTransport()` once for the whole run: short-lived sessions are costly.
+        static let tuned = URLSessionTransport()
 
         @Test("Add the package: the products the manifest lines name exist")
         func manifestProducts() throws {
@@ -73,7 +73,7 @@ extension ArticleTests {
             #expect(stubs.requests.first?.url.absoluteString == "https://api.themoviedb.org/3/movie/popular?include_adult=false&page=1")
         }
 
-        @Test("A client of your own needs only a transport; makeSession is tuned for APIs")
+        @Test("A client of your own needs a transport and a configuration; URLSessionTransport() is tuned for APIs")
         func clientOfYourOwn() async throws {
             let stubs = StubSession()
             stubs.register(.post, "/3/movie/550/rating", .json(#"{"status_code":1}"#, statusCode: 201))
@@ -82,7 +82,7 @@ extension ArticleTests {
             _ = try await movies.send(MovieAPI.rate(id: 550, value: 8.5), as: Empty.self)
 
             #expect(stubs.requests(.post, "/3/movie/550/rating").first?.bodyText == #"{"value":8.5}"#)
-            let tuned = Self.tunedSession.configuration
+            let tuned = Self.tuned.session.configuration
             #expect(tuned.urlCache == nil)
             #expect(tuned.httpMaximumConnectionsPerHost == 64)
         }
@@ -94,8 +94,10 @@ extension ArticleTests {
             let stubs = StubTransport()
             stubs.register(.get, "/api/notes", .json(#"[{"id":1}]"#))
 
-            let staging = NetworkClient(baseURL: URL(string: "https://staging.example.com/api"), transport: stubs)
-            let local = NetworkClient(baseURL: URL(string: "http://127.0.0.1:8080/api"), transport: stubs)
+            let staging = NetworkClient(
+                transport: stubs, configuration: ClientConfiguration(baseURL: URL(string: "https://staging.example.com/api")))
+            let local = NetworkClient(
+                transport: stubs, configuration: ClientConfiguration(baseURL: URL(string: "http://127.0.0.1:8080/api")))
             let notes = try await staging.send(NotesAPI.list, as: [Note].self)  // GET https://staging.example.com/api/notes
             _ = try await local.send(NotesAPI.list, as: [Note].self)
 
@@ -105,7 +107,7 @@ extension ArticleTests {
             let unset = await #expect(throws: APIError.self) {
                 try await NetworkClient(transport: stubs).send(NotesAPI.list, as: [Note].self)
             }
-            #expect(unset?.description.contains("NetworkClient(baseURL:)") == true)
+            #expect(unset?.description.contains("ClientConfiguration.baseURL") == true)
         }
     }
 }

@@ -42,7 +42,7 @@ extension ArticleTests {
 
             let auth = RefreshingAuthenticator(token: storedToken) { _ in try await refreshToken() }
             let cache = HTTPCache()
-            let client = NetworkClient(transport: stubs, interceptors: [auth, cache])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [auth, cache]))
             _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             _ = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(stubs.requests(.get, "/3/movie/popular").count == 1)
@@ -59,7 +59,7 @@ extension ArticleTests {
             stubs.register(.get, "/3/movie/popular", Self.popular(maxAge: 60))
 
             let cache = HTTPCache()
-            let client = NetworkClient(transport: stubs, interceptors: [cache, RetryPolicy()])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [cache, RetryPolicy()]))
             let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
 
             #expect(page.page == 1)
@@ -75,7 +75,7 @@ extension ArticleTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             for _ in 0..<2 {
                 let persistent = HTTPCache(storage: try DiskCacheStorage(directory: directory))
-                let client = NetworkClient(transport: stubs, interceptors: [persistent])
+                let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [persistent]))
                 #expect(try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self).page == 1)
             }
             #expect(stubs.requests.count == 1)
@@ -85,7 +85,7 @@ extension ArticleTests {
         func outcome() async throws {
             let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", Self.popular(maxAge: 60))
-            let client = NetworkClient(transport: stubs, interceptors: [HTTPCache()])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache()]))
             let lines = LockedArray<String>()
             func print(_ line: String) { lines.append(line) }
 
@@ -107,7 +107,7 @@ extension ArticleTests {
         func offlineFirst() async throws {
             let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", Self.popular(maxAge: 60, date: Date().addingTimeInterval(-3600)))
-            let client = NetworkClient(transport: stubs, interceptors: [HTTPCache()])
+            let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache()]))
 
             _ = try await client.send(OfflineFirst(), as: MoviePage.self)
             let response = try await client.response(for: OfflineFirst(), as: MoviePage.self)
@@ -118,16 +118,18 @@ extension ArticleTests {
         @Test("Stay up: the client's own transport revalidates stale-while-revalidate responses in the background")
         func revalidationTransport() async throws {
             // The snippet, as written: it compiles.
-            let transport = URLSessionTransport(session: URLSession(configuration: NetworkClient.defaultConfiguration()))
-            let client = NetworkClient(transport: transport, interceptors: [HTTPCache(revalidationTransport: transport)])
-            #expect(client.interceptors.count == 1)
+            let transport = URLSessionTransport(session: URLSession(configuration: URLSessionTransport.defaultConfiguration()))
+            let client = NetworkClient(
+                transport: transport, configuration: ClientConfiguration(interceptors: [HTTPCache(revalidationTransport: transport)]))
+            #expect(client.configuration.interceptors.count == 1)
 
             // The same over stubs: a response stale within its window is answered, then refreshed behind it.
             let stubs = StubTransport()
             var headers = Self.popular(maxAge: 60, date: Date().addingTimeInterval(-120)).headers
             headers["Cache-Control"] = "max-age=60, stale-while-revalidate=3600"
             stubs.register(.get, "/3/movie/popular", StubResponse(headers: headers, body: Data(#"{"page":1,"results":[]}"#.utf8)))
-            let stubbed = NetworkClient(transport: stubs, interceptors: [HTTPCache(revalidationTransport: stubs)])
+            let stubbed = NetworkClient(
+                transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache(revalidationTransport: stubs)]))
             _ = try await stubbed.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             let response = try await stubbed.response(for: MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(HTTPCache.outcome(of: response.response) == .stale)

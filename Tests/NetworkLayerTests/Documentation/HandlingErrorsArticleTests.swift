@@ -42,8 +42,11 @@ extension ArticleTests {
             stubs.register(.get, "/3/movie/popular", .json(#"{"code":"title_missing","message":"A note needs a title"}"#, statusCode: 422))
             var printed: (Int, String)?
 
-            let client = Article.client(stubs).validating { response in
-                if response.statusCode >= 400, let error = try? response.decode(ServerError.self) { throw error }
+            let client = NetworkClient(transport: Article.client(stubs).transport) {
+                $0.validate = { response in
+                    if response.statusCode >= 400, let error = try? response.decode(ServerError.self) { throw error }
+                }
+                $0.callbackQueue = DispatchQueue(label: "articles")
             }
 
             do throws(APIError) {
@@ -92,7 +95,9 @@ extension ArticleTests {
             stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#, delay: 5))
             // The article's 30 s, shortened for the test.
             let client = NetworkClient(
-                session: stubs.session, interceptors: [RetryPolicy()], deadline: 0.3, callbackQueue: DispatchQueue(label: "articles"))
+                transport: URLSessionTransport(session: stubs.session),
+                configuration: ClientConfiguration(
+                    interceptors: [RetryPolicy()], deadline: 0.3, callbackQueue: DispatchQueue(label: "articles")))
             var gaveUpAfter: TimeInterval?
 
             do throws(APIError) {
@@ -123,8 +128,9 @@ extension ArticleTests {
             stubs.register(.get, "/3/movie/popular", StubResponse(body: large))
             stubs.register(.get, "/catalogue/export", StubResponse(body: large))
             let client = NetworkClient(
-                session: stubs.session, responseLimits: ResponseLimits(inMemory: 8 * 1024 * 1024),
-                callbackQueue: DispatchQueue(label: "articles"))
+                transport: URLSessionTransport(session: stubs.session),
+                configuration: ClientConfiguration(
+                    responseLimits: ResponseLimits(inMemory: 8 * 1024 * 1024), callbackQueue: DispatchQueue(label: "articles")))
             var printed: String?
 
             do throws(APIError) {

@@ -30,8 +30,10 @@ extension ArticleTests {
 
         @Test("Timeouts, deadlines and retries: a client's deadline over its retries, and an interceptor that shortens it")
         func deadlines() async throws {
-            let client = NetworkClient(interceptors: [RetryPolicy(maximumAttempts: 5)], deadline: 30)
-            #expect(client.deadline == 30)
+            let client = NetworkClient {
+                $0.interceptors = [RetryPolicy(maximumAttempts: 5)]; $0.deadline = 30
+            }
+            #expect(client.configuration.deadline == 30)
 
             let search = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/search/movie")))
             let popular = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/movie/popular")))
@@ -87,10 +89,12 @@ extension ArticleTests {
 
         @Test("RetryPolicy: three attempts by default; options replace the defaults")
         func retryPolicy() async throws {
-            let client = NetworkClient(session: StubSession().session, interceptors: [RetryPolicy()])
+            let client = NetworkClient(
+                transport: URLSessionTransport(session: StubSession().session),
+                configuration: ClientConfiguration(interceptors: [RetryPolicy()]))
             let patient = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
 
-            #expect((client.interceptors.first as? RetryPolicy)?.maximumAttempts == 3)
+            #expect((client.configuration.interceptors.first as? RetryPolicy)?.maximumAttempts == 3)
             #expect(patient.maximumAttempts == 5)
             let request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
             let unavailable = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "120"]))

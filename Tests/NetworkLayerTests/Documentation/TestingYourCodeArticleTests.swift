@@ -40,7 +40,9 @@ extension ArticleTests {
             stubs.register(.get, "/3/movie/popular", .status(503))
             stubs.register(.get, "/3/movie/popular", .json(#"{"page": 1, "results": []}"#))
             let client = NetworkClient(
-                transport: stubs, interceptors: [RetryPolicy(random: { 0 })], callbackQueue: DispatchQueue(label: "articles"))
+                transport: stubs,
+                configuration: ClientConfiguration(
+                    interceptors: [RetryPolicy(random: { 0 })], callbackQueue: DispatchQueue(label: "articles")))
 
             let page = try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(stubs.requests.count == 2)
@@ -51,7 +53,8 @@ extension ArticleTests {
         func landingPage() async throws {
             let stubs = StubTransport()
             stubs.register(.get, "/3/movie/popular", .json(#"{"page": 2, "results": []}"#))
-            let client = NetworkClient(transport: stubs, callbackQueue: DispatchQueue(label: "articles"))
+            let client = NetworkClient(
+                transport: stubs, configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "articles")))
 
             let page = try await client.send(MovieAPI.popular(page: 2), as: MoviePage.self)
 

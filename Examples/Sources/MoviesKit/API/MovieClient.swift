@@ -5,8 +5,8 @@ import NetworkLayer
     import FoundationNetworking
 #endif
 
-/// A TMDB client: an ``APIClient`` whose base URL is its environment with the API key, and whose
-/// ``RequestTimeout`` gives every request the client's timeout.
+/// A TMDB client: an ``APIClient`` whose configuration's base URL is its environment with the API
+/// key, and whose ``RequestTimeout`` gives every request the client's timeout.
 ///
 /// Each call is a typed ``Request`` (see `MovieRequests.swift`), so the client needs no method per
 /// call and the response type is inferred:
@@ -26,9 +26,11 @@ public struct MovieClient: APIClient {
     public let apiKey: String
     /// The seconds each call may take.
     public let timeout: TimeInterval
-    /// The environment's base URL with `api_key` as its query, which every ``MovieAPI`` call
-    /// resolves against: `…/3/movie/popular?api_key=KEY&page=1`.
-    public let baseURL: URL?
+    /// The settings of every call: the environment's base URL with `api_key` as its query, which
+    /// every ``MovieAPI`` call resolves against (`…/3/movie/popular?api_key=KEY&page=1`), and a
+    /// ``RequestTimeout`` of ``timeout``, which adapts every attempt. Stored, as a client's
+    /// configuration must be: made once, in ``init(session:environment:apiKey:timeout:)``.
+    public let configuration: ClientConfiguration
 
     /// The seconds a call may take unless told otherwise: 30, short enough for a command-line tool.
     public static let defaultTimeout: TimeInterval = 30
@@ -36,7 +38,7 @@ public struct MovieClient: APIClient {
     /// Creates a client over a session you own.
     /// - Parameters:
     ///   - session: The session to send through; make it with
-    ///     `NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration())`.
+    ///     `URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session`.
     ///   - environment: Where requests go.
     ///   - apiKey: The TMDB v3 API key.
     ///   - timeout: The seconds each call may take; ``defaultTimeout`` by default.
@@ -45,17 +47,15 @@ public struct MovieClient: APIClient {
         self.environment = environment
         self.apiKey = apiKey
         self.timeout = timeout
-        baseURL = environment.baseURL(apiKey: apiKey)
+        configuration = ClientConfiguration(
+            baseURL: environment.baseURL(apiKey: apiKey), interceptors: [RequestTimeout(seconds: timeout)])
     }
 
-    /// NetworkLayer's ``NetworkClient/defaultConfiguration()`` (no cache, 64 connections per host)
+    /// NetworkLayer's ``URLSessionTransport/defaultConfiguration()`` (no cache, 64 connections per host)
     /// with a request timeout of ``defaultTimeout``.
     public static func defaultConfiguration() -> URLSessionConfiguration {
-        let configuration = NetworkClient.defaultConfiguration()
+        let configuration = URLSessionTransport.defaultConfiguration()
         configuration.timeoutIntervalForRequest = defaultTimeout
         return configuration
     }
-
-    /// A ``RequestTimeout`` of ``timeout``, which adapts every attempt.
-    public var interceptors: [any Interceptor] { [RequestTimeout(seconds: timeout)] }
 }

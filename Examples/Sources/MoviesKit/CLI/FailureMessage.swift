@@ -14,7 +14,7 @@ enum FailureMessage {
     static func text(for error: APIError, call: MovieAPI, client: MovieClient) -> String {
         switch error {
         case .timedOut:
-            let url = (try? call.urlRequest(baseURL: client.baseURL).url?.absoluteString) ?? client.environment.baseURL
+            let url = (try? call.urlRequest(baseURL: client.configuration.baseURL).url?.absoluteString) ?? client.environment.baseURL
             return "no answer from \(url) within \(seconds(client.timeout)); wait longer with --timeout <seconds>"
         case .unacceptableStatusCode(let code, let response) where !isJSON(response):
             let type = response.headers.contentType ?? "no content type"

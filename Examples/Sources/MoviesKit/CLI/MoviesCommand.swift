@@ -28,7 +28,7 @@ public struct MoviesCommand: Sendable {
     public init(
         output: OutputSink = .standard,
         environment: [String: String] = [:],
-        session: URLSession = NetworkClient.makeSession(configuration: MovieClient.defaultConfiguration()),
+        session: URLSession = URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session,
         startEmbeddedBackend: @escaping @Sendable () async throws -> EmbeddedBackend
     ) {
         self.output = output

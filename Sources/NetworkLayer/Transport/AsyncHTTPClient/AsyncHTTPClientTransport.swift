@@ -69,7 +69,7 @@
         ///   ``APIError/requestFailed(_:)`` (`cannotConnectToHost`). `HTTPClient.shared` retries it
         ///   until its 90-second connect timeout (async-http-client#743), so a request to a server that
         ///   is down would end only at its own timeout, as ``APIError/timedOut``.
-        /// - Up to 64 connections per host, as in ``NetworkClient/defaultConfiguration()``, instead of
+        /// - Up to 64 connections per host, as in ``URLSessionTransport/defaultConfiguration()``, instead of
         ///   8: the time a request waits for a connection counts towards its timeout, and with 8, fifty
         ///   requests to one slow host time out in the queue.
         /// - No read timeout of AsyncHTTPClient's own (the singleton's is 90 seconds): the transport's

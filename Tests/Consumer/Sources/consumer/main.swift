@@ -49,11 +49,12 @@ struct Consumer {
         #if AHC
             let transport = "AsyncHTTPClient"
             let counting = Counting()
-            let client = NetworkClient(transport: .asyncHTTPClient(), interceptors: [counting, RetryPolicy()])
+            let client = NetworkClient(
+                transport: .asyncHTTPClient(), configuration: ClientConfiguration(interceptors: [counting, RetryPolicy()]))
         #else
             let transport = "URLSession"
             let counting = Counting()
-            let client = NetworkClient(interceptors: [counting, RetryPolicy()])
+            let client = NetworkClient(configuration: ClientConfiguration(interceptors: [counting, RetryPolicy()]))
         #endif
         var checks = 0
         func check(_ name: String, _ body: () async throws -> Bool) async {
