@@ -36,7 +36,7 @@ public struct StubResponse: Sendable {
 
     /// A JSON body given as text, with `Content-Type: application/json`.
     public static func json(_ text: String, statusCode: Int = 200, delay: TimeInterval = 0) -> StubResponse {
-        StubResponse(statusCode: statusCode, headers: .init([.contentType("application/json")]), body: Data(text.utf8), delay: delay)
+        StubResponse(statusCode: statusCode, headers: ["Content-Type": "application/json"], body: Data(text.utf8), delay: delay)
     }
 
     /// A JSON body encoded from `value` (keys sorted), with `Content-Type: application/json`.
@@ -50,7 +50,7 @@ public struct StubResponse: Sendable {
         encoder.outputFormatting = .sortedKeys
         return StubResponse(
             statusCode: statusCode,
-            headers: .init([.contentType("application/json")]),
+            headers: ["Content-Type": "application/json"],
             body: try encoder.encode(value),
             delay: delay
         )
@@ -59,7 +59,7 @@ public struct StubResponse: Sendable {
     /// A plain-text body with `Content-Type: text/plain; charset=utf-8`.
     public static func text(_ text: String, statusCode: Int = 200, delay: TimeInterval = 0) -> StubResponse {
         StubResponse(
-            statusCode: statusCode, headers: .init([.contentType("text/plain; charset=utf-8")]), body: Data(text.utf8), delay: delay)
+            statusCode: statusCode, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data(text.utf8), delay: delay)
     }
 
     /// An empty body with the given status, for example `.status(204)`.

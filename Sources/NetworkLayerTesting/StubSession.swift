@@ -59,7 +59,7 @@ public final class StubSession: Sendable {
     ///
     /// ```swift
     /// stubs.register(.get, "/me") { request in
-    ///     request.headers.authorization == "Bearer fresh" ? .json(#"{"id":1}"#) : .status(401)
+    ///     request.headers["Authorization"] == "Bearer fresh" ? .json(#"{"id":1}"#) : .status(401)
     /// }
     /// ```
     /// - Parameters:

@@ -12,17 +12,6 @@ import Testing
 struct DeadlineTests {
     typealias Verb = InterimResponseTests.Verb
 
-    /// Sets every call's deadline to `seconds`, and records the deadline it was given.
-    struct DeadlineSetter: Interceptor {
-        let seconds: TimeInterval?
-        let seen = LockedArray<TimeInterval?>()
-
-        func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
-            seen.append(deadline)
-            return seconds
-        }
-    }
-
     /// Answers a head announcing 1,000 bytes, then drips them, one every 200 ms.
     static func drippingServer() throws -> ScriptedServer {
         try ScriptedServer { connection in
@@ -81,21 +70,20 @@ struct DeadlineTests {
         await #expect(throws: APIError.deadlineExceeded(4)) { try await client.stream(for: TestEndpoint(base: silent.baseURL)) }
     }
 
-    @Test("The deadline covers every attempt and the waits between them, is asked once, and is never retried")
+    @Test("The deadline covers every attempt and the waits between them, and is never retried")
     func coversRetries() async throws {
         let stubs = StubTransport()
         stubs.register(.get, "/items", .status(503))
         let watcher = ScriptedRetrier { _, _ in .doNotRetry }
-        let setter = DeadlineSetter(seconds: 4)
         let log = EventLog()
         let retries = RetryPolicy(maximumAttempts: 200, baseDelay: 0.1, maximumDelay: 0.1, random: { 1 })
-        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [setter, watcher, retries, log]))
+        let client = NetworkClient(
+            transport: stubs, configuration: ClientConfiguration(interceptors: [watcher, retries, log], deadline: 4))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(), as: Empty.self) }
         // 200 attempts 0.1 s apart would take 20 s.
         #expect(stopwatch.seconds >= 4 && stopwatch.seconds < 10, "failed after \(stopwatch.seconds) s")
         #expect(stubs.requests.count >= 2, "retried until the deadline")
-        #expect(setter.seen.count == 1, "asked once per call, not per attempt")
         #expect(watcher.asked.elements.allSatisfy { $0.error.statusCode == 503 }, "never asked about the deadline")
         // The deadline passes in an attempt or in the wait after one.
         #expect(log.attempts.allSatisfy { $0.error?.statusCode == 503 || $0.error == .deadlineExceeded(4) })
@@ -117,25 +105,6 @@ struct DeadlineTests {
         _ = try await noDeadline.send(TestEndpoint(), as: Empty.self)
         await #expect(throws: APIError.deadlineExceeded(0.2)) { try await noDeadline.send(TestEndpoint(deadline: 0.2), as: Empty.self) }
         #expect(Request<Empty>(TestEndpoint(deadline: 3)).options.deadline == 3)
-    }
-
-    @Test("An interceptor sets the deadline over the endpoint's and the client's, each seeing the one before it")
-    func interceptorSetsDeadline() async throws {
-        let stubs = StubTransport()
-        stubs.register(.get, "/items", .json("{}", delay: 20))
-        stubs.register(.get, "/quick", .json("{}", delay: 0.6))
-        let first = DeadlineSetter(seconds: 10)
-        // Four seconds, so that even a loaded machine has sent the attempt by then.
-        let second = DeadlineSetter(seconds: 4)
-        let log = EventLog()
-        let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [first, second, log], deadline: 30))
-        await #expect(throws: APIError.deadlineExceeded(4)) { try await client.send(TestEndpoint(deadline: 20), as: Empty.self) }
-        #expect(first.seen.elements == [20])
-        #expect(second.seen.elements == [10])
-        #expect(log.attempts.map(\.error) == [.deadlineExceeded(4)], "the attempt it cut short says so")
-        let lifting = NetworkClient(
-            transport: stubs, configuration: ClientConfiguration(interceptors: [DeadlineSetter(seconds: nil)], deadline: 0.2))
-        _ = try await lifting.send(TestEndpoint(path: "/quick"), as: Empty.self)
     }
 
     @Test("The caller's own cancellation is still .cancelled under a deadline", arguments: ["without interceptors", "with interceptors"])

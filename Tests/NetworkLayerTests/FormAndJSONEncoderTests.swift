@@ -1,12 +1,13 @@
 import Foundation
-import NetworkLayer
 import Testing
+
+@testable import NetworkLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-@Suite("FormParameterEncoder and JSONParameterEncoder")
+@Suite("Form bodies and JSON bodies")
 struct FormAndJSONEncoderTests {
     private func post() throws -> URLRequest {
         var request = URLRequest(url: try #require(URL(string: "https://h.test/form")))
@@ -16,8 +17,8 @@ struct FormAndJSONEncoderTests {
 
     @Test("A form body uses the query rules and sets the form content type")
     func form() throws {
-        let request = try FormParameterEncoder().encode(
-            ["name": "a b+c", "tags": ["x", "y"], "ok": true, "skip": Int?.none], into: post())
+        let request = try URLParameterEncoder().encode(
+            asForm: ["name": "a b+c", "tags": ["x", "y"], "ok": true, "skip": Int?.none], into: post())
         #expect(bodyText(of: request) == "name=a%20b%2Bc&ok=true&tags%5B%5D=x&tags%5B%5D=y")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")
         #expect(request.url?.query == nil)
@@ -25,8 +26,8 @@ struct FormAndJSONEncoderTests {
 
     @Test("Form options apply to the body")
     func formOptions() throws {
-        let encoder = FormParameterEncoder(arrayEncoding: .noBrackets, boolEncoding: .numeric)
-        let request = try encoder.encode(["t": ["x", "y"], "b": true], into: post())
+        let encoder = URLParameterEncoder(arrayEncoding: .noBrackets, boolEncoding: .numeric)
+        let request = try encoder.encode(asForm: ["t": ["x", "y"], "b": true], into: post())
         #expect(bodyText(of: request) == "b=1&t=x&t=y")
     }
 
@@ -73,7 +74,7 @@ struct FormAndJSONEncoderTests {
         let json = try JSONParameterEncoder().encode(["a": 1], into: request)
         #expect(json.value(forHTTPHeaderField: "Content-Type") == "application/vnd.api+json")
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        let form = try FormParameterEncoder().encode(["a": 1], into: request)
+        let form = try URLParameterEncoder().encode(asForm: ["a": 1], into: request)
         #expect(form.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded")
         #expect(bodyText(of: form) == "a=1")
     }

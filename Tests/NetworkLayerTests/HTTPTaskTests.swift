@@ -42,14 +42,14 @@ struct HTTPTaskTests {
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
-    @Test(".requestParameters with a form body uses the endpoint's form encoder")
+    @Test(".requestParameters with a form body uses the endpoint's URL parameter encoder")
     func formBodyParameters() throws {
         var endpoint = TestEndpoint(
             method: .put,
             task: .requestParameters(bodyParameters: ["ids": [1, 2], "ok": true], bodyEncoding: .formURLEncoded)
         )
         #expect(bodyText(of: try endpoint.urlRequest()) == "ids%5B%5D=1&ids%5B%5D=2&ok=true")
-        endpoint.formParameterEncoder = FormParameterEncoder(arrayEncoding: .indexInBrackets, boolEncoding: .numeric)
+        endpoint.urlParameterEncoder = URLParameterEncoder(arrayEncoding: .indexInBrackets, boolEncoding: .numeric)
         let request = try endpoint.urlRequest()
         #expect(bodyText(of: request) == "ids%5B0%5D=1&ids%5B1%5D=2&ok=1")
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded; charset=utf-8")

@@ -1,6 +1,7 @@
 import Foundation
-import NetworkLayer
 import Testing
+
+@testable import NetworkLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -39,7 +40,7 @@ struct KeyOrderTests {
 
     @Test("The form body sorts keys by bytes")
     func form() throws {
-        let request = try FormParameterEncoder().encode(Self.parameters, into: post())
+        let request = try URLParameterEncoder().encode(asForm: Self.parameters, into: post())
         #expect(request.httpBody.map { String(decoding: $0, as: UTF8.self) } == Self.pythonQuery)
     }
 

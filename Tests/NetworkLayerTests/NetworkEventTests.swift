@@ -93,18 +93,6 @@ struct NetworkEventTests {
         #expect(byID.count == 50)
         #expect(byID.values.allSatisfy { $0.count == 4 })
     }
-
-    @Test("EventMonitor hands every event to its closure")
-    func eventMonitor() async throws {
-        let stubs = StubSession()
-        stubs.register(.get, "/items", .status(204))
-        let seen = LockedArray<Int>()
-        let monitor = EventMonitor { event in
-            if case .requestFinished(let metrics) = event { seen.append(metrics.attempts) }
-        }
-        _ = try await client(stubs, [monitor]).send(TestEndpoint(), as: Empty.self)
-        #expect(seen.elements == [1])
-    }
 }
 
 private struct FailingAdapter: Interceptor {

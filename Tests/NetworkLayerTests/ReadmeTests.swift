@@ -235,7 +235,7 @@ struct ReadmeTests {
     func interceptors() async throws {
         let stubs = StubSession()
         stubs.register(.get, "/3/movie/popular") { request in
-            request.headers.authorization == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
+            request.headers["Authorization"] == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
         }
         let tokenService = Readme.TokenService()
         let storedToken: String? = "expired"

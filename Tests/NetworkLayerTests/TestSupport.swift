@@ -16,7 +16,6 @@ struct TestEndpoint: Endpoint {
     var task: HTTPTask = .request
     var timeout: TimeInterval?
     var urlParameterEncoder = URLParameterEncoder()
-    var formParameterEncoder = FormParameterEncoder()
     var deadline: TimeInterval?
     var requiresAuthentication = true
     var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?

@@ -40,14 +40,6 @@ public enum HandBuilt {
         return components.percentEncodedQuery ?? ""
     }
 
-    /// `parameters` as a form body on `request`, through `URLComponents.queryItems`.
-    public static func form(_ parameters: [String: Any], into request: URLRequest) -> URLRequest {
-        var request = request
-        request.httpBody = Data(query(parameters).utf8)
-        request.setValue("application/x-www-form-urlencoded; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        return request
-    }
-
     /// The parameters flattened into query items, keys sorted at every level.
     public static func queryItems(_ parameters: [String: Any]) -> [URLQueryItem] {
         var items: [URLQueryItem] = []

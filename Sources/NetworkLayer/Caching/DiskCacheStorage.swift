@@ -15,9 +15,9 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     }
 
     /// The directory the files are in.
-    public let directory: URL
+    let directory: URL
     /// The most bytes its files take together.
-    public let capacity: Int
+    let capacity: Int
     private let files: Locked<[String: FileUse]>
 
     /// Opens (and creates if needed) a store in `directory`, taking in the files already there.
@@ -41,7 +41,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     }
 
     /// The bytes its files take now.
-    public var totalSize: Int { files.withLock { $0.values.reduce(0) { $0 + $1.size } } }
+    var totalSize: Int { files.withLock { $0.values.reduce(0) { $0 + $1.size } } }
 
     /// The responses stored for `key`, none when its file is missing or unreadable (which is deleted).
     public func responses(for key: String) -> [CachedResponse] {

@@ -36,9 +36,9 @@ public struct HTTPCache: Interceptor {
     public static let outcomeHeader = "X-NetworkLayer-Cache"
 
     /// Where the responses are kept.
-    public let storage: any HTTPCacheStorage
+    let storage: any HTTPCacheStorage
     /// What revalidates `stale-while-revalidate` responses in the background; `nil` revalidates them first.
-    public let revalidationTransport: (any HTTPTransport)?
+    let revalidationTransport: (any HTTPTransport)?
     /// The clock ages are counted with.
     let now: @Sendable () -> Date
     /// The keys being revalidated in the background, so that each is revalidated once at a time.

@@ -26,7 +26,7 @@ public struct CachedResponse: Sendable, Equatable {
     }
 
     /// Roughly the bytes it takes: its body, headers and URL.
-    public var cost: Int {
+    var cost: Int {
         response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
             + (response.url?.absoluteString.utf8.count ?? 0)
             + varyingRequestHeaders.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
@@ -65,7 +65,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     }
 
     /// The most bytes it keeps (bodies, headers and URLs counted).
-    public let capacity: Int
+    let capacity: Int
     private let state = Locked(State())
 
     /// Creates an empty store.
@@ -75,7 +75,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     }
 
     /// The bytes it holds now.
-    public var totalCost: Int { state.withLock { $0.totalCost } }
+    var totalCost: Int { state.withLock { $0.totalCost } }
 
     /// The responses stored for `key`, which counts as a use of it.
     public func responses(for key: String) -> [CachedResponse] {

@@ -38,8 +38,7 @@ public struct ClientConfiguration: Sendable {
     /// is consumed: decoded, collected or written to a file. A ``APIClient/stream(for:bufferLimit:)``
     /// is covered until it is returned, as AsyncHTTPClient's `deadline` covers a request until its
     /// head: reading it is bounded by the idle timeout and by cancelling the reading task.
-    /// ``CallOptions/deadline`` overrides it, and an interceptor's ``Interceptor/adaptDeadline(_:for:context:)``
-    /// overrides both; a request built by hand gets this one.
+    /// An endpoint's ``CallOptions/deadline`` overrides it; a request built by hand gets this one.
     public var deadline: TimeInterval?
     /// How large a response body may grow before the transfer is stopped with
     /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB

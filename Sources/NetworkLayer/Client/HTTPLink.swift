@@ -18,7 +18,7 @@ public struct HTTPLink: Sendable, Equatable {
     public var parameters: [String: String]
 
     /// Creates a link; ``HTTPResponse/links`` makes them from the `Link` headers.
-    public init(target: URL, relations: [String], parameters: [String: String] = [:]) {
+    init(target: URL, relations: [String], parameters: [String: String] = [:]) {
         self.target = target
         self.relations = relations
         self.parameters = parameters
@@ -29,7 +29,7 @@ public struct HTTPLink: Sendable, Equatable {
     /// It reads the text once, byte by byte: a `,` or `;` inside `<…>` or a quoted string belongs to
     /// it, and a link it cannot read (no `<`, no closing `>`, a target that is not a URI reference) is
     /// skipped up to the next link, never a crash, and never more than one pass over the text.
-    public static func parse(_ value: String, relativeTo base: URL? = nil) -> [HTTPLink] {
+    static func parse(_ value: String, relativeTo base: URL? = nil) -> [HTTPLink] {
         var parser = LinkParser(Array(value.utf8))
         var links: [HTTPLink] = []
         while let (reference, parameters) = parser.next() {

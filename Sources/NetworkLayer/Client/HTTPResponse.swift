@@ -33,7 +33,7 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Creates a response from Foundation's. Its headers are converted when first read, since
     /// most responses are decoded without anyone looking at them; they are sorted by name, since
     /// Foundation keeps no order.
-    public init(_ response: HTTPURLResponse, body: Data) {
+    init(_ response: HTTPURLResponse, body: Data) {
         statusCode = response.statusCode
         // A subclass of yours may not be safe to read later from another thread: convert its headers now.
         let received = ReceivedHeaders(response)

@@ -83,5 +83,5 @@ public struct RedirectPolicy: Sendable {
 
     /// The headers that never leave their origin, whatever the policy: `Authorization`,
     /// `Proxy-Authorization` and `Cookie`.
-    public static let credentialHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie"]
+    static let credentialHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie"]
 }

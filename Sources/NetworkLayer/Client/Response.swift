@@ -14,7 +14,7 @@ public struct Response<Value> {
     public var response: HTTPResponse
 
     /// Creates a response; the client makes these, so you need this only in tests and stubs.
-    public init(value: Value, response: HTTPResponse) {
+    init(value: Value, response: HTTPResponse) {
         self.value = value
         self.response = response
     }

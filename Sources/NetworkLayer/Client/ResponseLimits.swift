@@ -29,7 +29,7 @@ public struct ResponseLimits: Sendable, Equatable {
     /// The most bytes of a body collected in memory: what ``APIClient/send(_:as:)``,
     /// ``APIClient/fetch(_:as:)``, ``APIClient/response(for:as:)``,
     /// ``APIClient/response(for:progress:)``, the completion form and uploads' answers
-    /// hold. 64 MiB by default (``defaultInMemory``).
+    /// hold. 64 MiB by default.
     ///
     /// A transport collecting a body holds it to this limit whatever its status; a rejected response's
     /// body is then kept for its error only up to 64 KiB.
@@ -48,14 +48,14 @@ public struct ResponseLimits: Sendable, Equatable {
     /// that a hostile or broken server cannot take the process down: a body collected in memory costs
     /// about its size (decoding it, a few times more), so one call costs at most about this much, not
     /// the gigabytes an endless or decompressing body would.
-    public static let defaultInMemory: Int64 = 64 * 1024 * 1024
+    @usableFromInline static let defaultInMemory: Int64 = 64 * 1024 * 1024
 
     /// The limits a client has unless given others: 64 MiB in memory, downloads and streams unbounded.
     public static let `default` = ResponseLimits()
 
     /// Creates limits.
     /// - Parameters:
-    ///   - inMemory: The most bytes of a body collected in memory; 64 MiB (``defaultInMemory``) by default.
+    ///   - inMemory: The most bytes of a body collected in memory; 64 MiB by default.
     ///   - download: The most bytes a download writes to its file; `nil` (no limit) by default.
     ///   - stream: The most bytes a stream delivers; `nil` (no limit) by default.
     public init(inMemory: Int64 = defaultInMemory, download: Int64? = nil, stream: Int64? = nil) {
@@ -65,7 +65,7 @@ public struct ResponseLimits: Sendable, Equatable {
     }
 
     /// The limit of `kind`, `nil` when there is none.
-    public subscript(kind: Kind) -> Int64? {
+    subscript(kind: Kind) -> Int64? {
         switch kind {
         case .inMemory: inMemory
         case .download: download

@@ -38,7 +38,7 @@ extension CookieJar {
         let sequence: Int
 
         /// Whether the cookie has expired at `date`.
-        public func isExpired(at date: Date) -> Bool {
+        func isExpired(at date: Date) -> Bool {
             expires.map { $0 <= date } ?? false
         }
 

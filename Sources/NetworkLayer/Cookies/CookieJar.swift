@@ -51,7 +51,7 @@ public final class CookieJar: Interceptor {
     }
 
     /// The jar's bounds.
-    public let limits: Limits
+    let limits: Limits
     private let jar = Locked(Storage())
 
     /// Creates an empty jar.
@@ -78,7 +78,7 @@ public final class CookieJar: Interceptor {
     /// - Parameters:
     ///   - url: The request's URL.
     ///   - date: The time to judge expiry by; now by default.
-    public func cookieHeader(for url: URL, at date: Date = Date()) -> String? {
+    func cookieHeader(for url: URL, at date: Date = Date()) -> String? {
         let cookies = cookies(for: url, at: date)
         return cookies.isEmpty ? nil : cookies.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
     }
@@ -89,7 +89,7 @@ public final class CookieJar: Interceptor {
     ///   - values: `Set-Cookie` field values, one cookie each, or several joined by ", " as transports join repeated fields.
     ///   - url: The URL of the response that carried them.
     ///   - date: The time they arrived, which `Max-Age` counts from; now by default.
-    public func store(setCookie values: [String], from url: URL, at date: Date = Date()) {
+    func store(setCookie values: [String], from url: URL, at date: Date = Date()) {
         let parsed = values.flatMap(SetCookieParser.split).compactMap {
             SetCookieParser.parse($0, maximumSize: limits.maximumCookieSize)
         }
@@ -105,7 +105,7 @@ public final class CookieJar: Interceptor {
     ///   - response: A response, of which only the headers are read.
     ///   - url: The URL the request went to, used when the response has no URL.
     ///   - date: The time it arrived; now by default.
-    public func store(from response: HTTPResponse, for url: URL, at date: Date = Date()) {
+    func store(from response: HTTPResponse, for url: URL, at date: Date = Date()) {
         guard let values = response.headers["Set-Cookie"] else { return }
         store(setCookie: [values], from: response.url ?? url, at: date)
     }

@@ -4,20 +4,18 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Encodes parameters as a JSON object body, `Content-Type: application/json` unless the request has one.
+/// Encodes parameters as a JSON object body (``BodyEncoding/json``), `Content-Type: application/json`
+/// unless the request has one.
 ///
 /// Keys are sorted by their UTF-8 bytes so the body is deterministic; `nil` values become `null`; slashes and
 /// non-ASCII text are written as they are. Non-finite numbers and unsupported types fail
 /// with ``APIError/encodingFailed(_:)`` naming the key, never a trap.
-public struct JSONParameterEncoder: Hashable, Sendable {
+struct JSONParameterEncoder: Hashable, Sendable {
     /// The `Content-Type` set when the request has none.
-    public static let contentType = "application/json"
-
-    /// Creates an encoder.
-    public init() {}
+    static let contentType = "application/json"
 
     /// Returns `request` with `parameters` as its JSON body.
-    public func encode(_ parameters: Parameters, into request: URLRequest) throws(APIError) -> URLRequest {
+    func encode(_ parameters: Parameters, into request: URLRequest) throws(APIError) -> URLRequest {
         var request = request
         request.httpBody = try Self.data(for: parameters)
         request.setContentTypeIfMissing(Self.contentType)

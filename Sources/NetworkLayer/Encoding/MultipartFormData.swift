@@ -59,7 +59,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// A new random boundary: `NetworkLayer-` followed by 32 hex digits.
-    public static func randomBoundary() -> String {
+    @usableFromInline static func randomBoundary() -> String {
         var generator = SystemRandomNumberGenerator()
         let hex = (0..<2).map { _ in
             let digits = String(generator.next() as UInt64, radix: 16)

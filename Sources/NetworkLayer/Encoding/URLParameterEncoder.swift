@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Encodes parameters into the URL's query string, after any query the URL already has.
+/// Encodes parameters into the URL's query string, after any query the URL already has, and into
+/// `application/x-www-form-urlencoded` bodies (``BodyEncoding/formURLEncoded``): the same text.
 ///
 /// Keys are sorted by their UTF-8 bytes, dictionaries nest as `key[sub]=v`, `nil` values are omitted, and every
 /// byte outside `A-Z a-z 0-9 - . _ ~` is percent-encoded (space is `%20`, never `+`).
@@ -23,8 +24,11 @@ public struct URLParameterEncoder: Hashable, Sendable {
         self.boolEncoding = boolEncoding
     }
 
+    /// The `Content-Type` of a form body, set when the request has none.
+    static let formContentType = "application/x-www-form-urlencoded; charset=utf-8"
+
     /// Returns `request` with `parameters` appended to its URL's query.
-    public func encode(_ parameters: Parameters, into request: URLRequest) throws(APIError) -> URLRequest {
+    func encode(_ parameters: Parameters, into request: URLRequest) throws(APIError) -> URLRequest {
         guard let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw .invalidURL(request.url?.absoluteString ?? "")
         }
@@ -40,6 +44,14 @@ public struct URLParameterEncoder: Hashable, Sendable {
     /// The percent-encoded query string for `parameters`, without a leading `?`.
     public func query(for parameters: Parameters) throws(APIError) -> String {
         try serializer.string(from: parameters)
+    }
+
+    /// Returns `request` with `parameters` as its form body.
+    func encode(asForm parameters: Parameters, into request: URLRequest) throws(APIError) -> URLRequest {
+        var request = request
+        request.httpBody = Data(try serializer.serialize(parameters))
+        request.setContentTypeIfMissing(Self.formContentType)
+        return request
     }
 
     var serializer: QueryStringSerializer {

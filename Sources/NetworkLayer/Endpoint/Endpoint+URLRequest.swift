@@ -31,7 +31,7 @@ extension Endpoint {
         guard method.isValidToken else {
             throw .invalidRequest("'\(method.rawValue)' is not a valid HTTP method token")
         }
-        let content = try RequestContent(task: task, encoder: encoder, formEncoder: formParameterEncoder)
+        let content = try RequestContent(task: task, encoder: encoder, formEncoder: urlParameterEncoder)
         let method = self.method.normalized
         if content.body != nil || content.upload != nil, !method.allowsRequestBody {
             throw .bodyNotAllowed(method)
@@ -77,7 +77,7 @@ private struct RequestContent {
     var body: (data: Data, contentType: String)?
     var upload: UploadBody?
 
-    init(task: HTTPTask, encoder: JSONEncoder, formEncoder: FormParameterEncoder) throws(APIError) {
+    init(task: HTTPTask, encoder: JSONEncoder, formEncoder: URLParameterEncoder) throws(APIError) {
         switch task {
         case .request:
             break
@@ -114,14 +114,14 @@ private struct RequestContent {
     private static func encode(
         _ parameters: Parameters?,
         as encoding: BodyEncoding,
-        formEncoder: FormParameterEncoder
+        formEncoder: URLParameterEncoder
     ) throws(APIError) -> (data: Data, contentType: String)? {
         guard let parameters else { return nil }
         switch encoding {
         case .json:
             return (try JSONParameterEncoder.data(for: parameters), JSONParameterEncoder.contentType)
         case .formURLEncoded:
-            return (Data(try formEncoder.serializer.serialize(parameters)), FormParameterEncoder.contentType)
+            return (Data(try formEncoder.serializer.serialize(parameters)), URLParameterEncoder.formContentType)
         }
     }
 }

@@ -33,10 +33,9 @@ public protocol Endpoint {
     var headers: HTTPHeaders { get }
     /// The parameters and body; `.request` (none) by default.
     var task: HTTPTask { get }
-    /// How URL parameters are written into the query; `URLParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
+    /// How URL parameters are written into the query, and form parameters into a body;
+    /// `URLParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
     var urlParameterEncoder: URLParameterEncoder { get }
-    /// How form bodies are written; `FormParameterEncoder()` (`key[]=v`, `true`/`false`) by default.
-    var formParameterEncoder: FormParameterEncoder { get }
     /// What this endpoint's calls do differently from the client's: their idle timeout and total
     /// deadline, accepted statuses, decoder, redirect policy, response limits, whether they are
     /// authenticated, and a check of their responses. `CallOptions()` (the client's settings for
@@ -55,8 +54,6 @@ extension Endpoint {
     public var task: HTTPTask { .request }
     /// `key[]=v` arrays and `true`/`false` bools.
     public var urlParameterEncoder: URLParameterEncoder { URLParameterEncoder() }
-    /// `key[]=v` arrays and `true`/`false` bools.
-    public var formParameterEncoder: FormParameterEncoder { FormParameterEncoder() }
     /// `CallOptions()`: the client's settings.
     public var options: CallOptions { CallOptions() }
 }

@@ -83,24 +83,24 @@ public struct HTTPHeaders: Hashable, Sendable {
     }
 
     /// Adds or replaces the field `name` with `value`.
-    public mutating func add(name: String, value: String) {
+    mutating func add(name: String, value: String) {
         add(HTTPHeader(name: name, value: value))
     }
 
     /// Removes the field `name` (any case) if present.
-    public mutating func remove(name: String) {
+    mutating func remove(name: String) {
         if let index = index(of: name) { fields.remove(at: index) }
     }
 
     /// Returns these headers with every field of `other` added on top (its values win).
-    public func merging(_ other: HTTPHeaders) -> HTTPHeaders {
+    func merging(_ other: HTTPHeaders) -> HTTPHeaders {
         var merged = self
         for field in other.fields { merged.add(field) }
         return merged
     }
 
     /// Whether a field named `name` (any case) is present.
-    public func contains(name: String) -> Bool {
+    func contains(name: String) -> Bool {
         index(of: name) != nil
     }
 
@@ -162,37 +162,37 @@ extension HTTPHeaders: CustomStringConvertible {
 
 extension HTTPHeaders {
     /// The `Content-Type` field.
-    public var contentType: String? {
+    var contentType: String? {
         get { self["Content-Type"] }
         set { self["Content-Type"] = newValue }
     }
 
     /// The `Accept` field.
-    public var accept: String? {
+    var accept: String? {
         get { self["Accept"] }
         set { self["Accept"] = newValue }
     }
 
     /// The `Authorization` field.
-    public var authorization: String? {
+    var authorization: String? {
         get { self["Authorization"] }
         set { self["Authorization"] = newValue }
     }
 
     /// Sets `Authorization: Basic <base64(username:password)>` as in RFC 7617 (UTF-8 credentials).
-    public mutating func setBasicAuthorization(username: String, password: String) {
+    mutating func setBasicAuthorization(username: String, password: String) {
         add(.basicAuthorization(username: username, password: password))
     }
 }
 
 extension HTTPHeader {
     /// `Content-Type: <value>`.
-    public static func contentType(_ value: String) -> HTTPHeader {
+    static func contentType(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Content-Type", value: value)
     }
 
     /// `Accept: <value>`.
-    public static func accept(_ value: String) -> HTTPHeader {
+    static func accept(_ value: String) -> HTTPHeader {
         HTTPHeader(name: "Accept", value: value)
     }
 

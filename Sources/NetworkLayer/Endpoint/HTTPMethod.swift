@@ -7,7 +7,7 @@
 /// Foundation imposes: `URLRequest` uppercases `get`, `head`, `post`, `put`, `delete` and `connect`
 /// in any mix of case (on Linux; NetworkLayer does the same on every platform), while `patch` and
 /// custom tokens go as written. ``normalized`` is that token, and every rule about methods here
-/// (``allowsRequestBody``, which methods ``RetryPolicy`` retries) looks at it, so
+/// (whether a body is allowed, which methods ``RetryPolicy`` retries) looks at it, so
 /// `HTTPMethod(rawValue: "get")` is refused a body like `GET`. Two methods are equal when their
 /// tokens are the same bytes.
 public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
@@ -60,7 +60,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable {
 
     /// Whether a request with this method may carry a body: `false` for `GET` and `HEAD` in any
     /// case, since `get` and `head` are sent as `GET` and `HEAD` (see ``normalized``).
-    public var allowsRequestBody: Bool {
+    var allowsRequestBody: Bool {
         let sent = normalized
         return sent != .get && sent != .head
     }

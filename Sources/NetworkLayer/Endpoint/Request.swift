@@ -28,10 +28,8 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
     public var headers: HTTPHeaders
     /// The parameters and body; `.request` (none) unless given.
     public var task: HTTPTask
-    /// How URL parameters are written into the query; `URLParameterEncoder()` unless given.
+    /// How URL and form parameters are written; `URLParameterEncoder()` unless given.
     public var urlParameterEncoder: URLParameterEncoder
-    /// How form bodies are written; `FormParameterEncoder()` unless given.
-    public var formParameterEncoder: FormParameterEncoder
     /// What its calls do differently from the client's; `CallOptions()` (the client's settings) unless given.
     public var options: CallOptions
 
@@ -62,7 +60,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         self.task = task
         self.options = options
         urlParameterEncoder = URLParameterEncoder()
-        formParameterEncoder = FormParameterEncoder()
     }
 
     /// The request `endpoint` describes, with its response decoded as `Value`.
@@ -78,7 +75,6 @@ public struct Request<Value: Decodable>: Endpoint, Sendable {
         headers = endpoint.headers
         task = endpoint.task
         urlParameterEncoder = endpoint.urlParameterEncoder
-        formParameterEncoder = endpoint.formParameterEncoder
         options = endpoint.options
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// Requests are identical when their method, URL, body and every header field are: credentials
 /// (`Authorization`, `Cookie`, an API key) are header fields, so two users never share a response.
-/// Only ``methods`` are merged (`GET` and `HEAD` by default), and never a body sent from a stream.
+/// Only the methods given to ``init(methods:)`` are merged (`GET` and `HEAD` by default), and never a body sent from a stream.
 ///
 /// Only a response whose body the transport collected is shared (`send`, `fetch`,
 /// `response` and the other calls that return the body in memory): a stream or a download
@@ -22,7 +22,7 @@ import Foundation
 /// client's retry policy then decides for each caller as usual.
 public final class Deduplicator: Interceptor {
     /// The methods whose identical requests are merged; `GET` and `HEAD` by default.
-    public let methods: Set<String>
+    let methods: Set<String>
     private let flights = Locked(Flights())
 
     /// Creates a de-duplicator.

@@ -13,9 +13,8 @@ import Foundation
 /// again on a retry (with a fresh token, say). When an attempt fails, the retriers are asked in
 /// order until one decides something other than ``RetryDecision/doNotRetry``. Every interceptor
 /// sees every ``NetworkEvent``. Between adapting and the transport, ``intercept(_:context:next:)``
-/// can answer by itself (a cache, de-duplication). Once per call, before all that,
-/// ``adaptDeadline(_:for:context:)`` may set the call's total deadline. All five methods have
-/// defaults that do nothing, so implement only what you need:
+/// can answer by itself (a cache, de-duplication). All four methods have defaults that do nothing,
+/// so implement only what you need:
 ///
 /// ```swift
 /// struct UserAgent: Interceptor {
@@ -68,20 +67,6 @@ public protocol Interceptor: Sendable {
         next: (URLRequest) async throws(APIError) -> TransportResponse
     ) async throws(APIError) -> TransportResponse
 
-    /// Returns the call's total deadline in seconds, `nil` for none; by default `deadline` unchanged.
-    ///
-    /// The idle timeout is an attempt's, so ``adapt(_:context:)`` sets it on each attempt's request; the
-    /// deadline is the whole call's, every attempt and wait between them included (see
-    /// ``ClientConfiguration/deadline``), so it is decided here, once per call, before the first attempt is
-    /// adapted. The interceptors are asked in order, each given the previous one's answer, the first
-    /// the endpoint's ``CallOptions/deadline``, else the client's ``ClientConfiguration/deadline``. It counts from
-    /// the call's start.
-    /// - Parameters:
-    ///   - deadline: The deadline so far in seconds, `nil` for none.
-    ///   - request: The request as built, before any adapter.
-    ///   - context: Which request this is; its ``RequestContext/attempt`` is 1.
-    func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval?
-
     /// Called for each event of every request the client sends; by default it does nothing.
     ///
     /// It is called inline on the request's task (a stream's last two events: on the task that ended
@@ -107,11 +92,6 @@ extension Interceptor {
         next: (URLRequest) async throws(APIError) -> TransportResponse
     ) async throws(APIError) -> TransportResponse {
         try await next(request)
-    }
-
-    /// Returns `deadline` unchanged.
-    public func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
-        deadline
     }
 
     /// Does nothing.

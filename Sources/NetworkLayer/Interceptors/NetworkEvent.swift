@@ -79,7 +79,7 @@ public struct AttemptMetrics: Sendable {
     public let bytesReceived: Int
 
     /// Creates metrics; the client makes these, so you need this only in tests. The byte counts are 0 by default.
-    public init(
+    init(
         requestID: Int,
         attempt: Int,
         request: URLRequest,
@@ -121,7 +121,7 @@ public struct RequestMetrics: Sendable {
     public let duration: TimeInterval
 
     /// Creates metrics; the client makes these, so you need this only in tests.
-    public init(requestID: Int, request: URLRequest, response: HTTPResponse?, error: APIError?, attempts: Int, duration: TimeInterval) {
+    init(requestID: Int, request: URLRequest, response: HTTPResponse?, error: APIError?, attempts: Int, duration: TimeInterval) {
         self.requestID = requestID
         self.request = request
         self.response = response

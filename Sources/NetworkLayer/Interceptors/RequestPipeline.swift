@@ -13,7 +13,7 @@ struct RequestPipeline {
     /// the call's total deadline.
     /// - Parameters:
     ///   - request: The request as built, before any adapter.
-    ///   - deadline: The call's total deadline in seconds, before the interceptors adapt it; `nil` for none.
+    ///   - deadline: The call's total deadline in seconds; `nil` for none.
     ///   - requiresAuthentication: Whether the authenticators authenticate it (``RequestContext/requiresAuthentication``).
     ///   - response: The response an attempt's value carries, for the events: the value itself for
     ///     ``HTTPResponse``, the head of a download or a stream.
@@ -36,9 +36,7 @@ struct RequestPipeline {
         emit(.requestStarted(id: requestID, request: request))
         var run: Run<Value>
         do throws(APIError) {
-            let seconds = adaptDeadline(
-                deadline, for: request, context: RequestContext(requestID: requestID, requiresAuthentication: requiresAuthentication))
-            if let callDeadline = try CallDeadline.make(seconds, since: started) {
+            if let callDeadline = try CallDeadline.make(deadline, since: started) {
                 let pipeline = self
                 let raced = await callDeadline.run { () async -> Result<Run<Value>, APIError> in
                     .success(
@@ -178,11 +176,6 @@ struct RequestPipeline {
         }
         if let deadline { run.result = deadline.outcome(run.result) }
         return run
-    }
-
-    /// The call's deadline as the interceptors adapt it, in order, starting from `deadline`.
-    private func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
-        interceptors.reduce(deadline) { deadline, interceptor in interceptor.adaptDeadline(deadline, for: request, context: context) }
     }
 
     /// Sends `request` through each interceptor's ``Interceptor/intercept(_:context:next:)``, the

@@ -43,12 +43,12 @@ import Foundation
 /// the caller gets.
 public struct RetryPolicy: Interceptor {
     /// `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS` and `TRACE`: the methods that are safe to send twice.
-    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")]
+    @usableFromInline static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, HTTPMethod(rawValue: "TRACE")]
     /// 408, 429, 500, 502, 503 and 504.
-    public static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    @usableFromInline static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Timed out, connection lost (reset, closed before the answer or mid-body), connection refused
     /// (cannot connect), cannot find host and DNS lookup failed.
-    public static let transientURLErrorCodes: Set<URLError.Code> = [
+    @usableFromInline static let transientURLErrorCodes: Set<URLError.Code> = [
         .timedOut, .networkConnectionLost, .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed,
     ]
 
@@ -75,9 +75,9 @@ public struct RetryPolicy: Interceptor {
     ///   - baseDelay: The backoff's scale in seconds; `0.5` by default.
     ///   - maximumDelay: The longest wait in seconds: the backoff's ceiling, and the longest `Retry-After`
     ///     waited for (a longer one is not retried); `30` by default.
-    ///   - retryableMethods: The methods that are retried; ``idempotentMethods`` by default.
-    ///   - retryableStatusCodes: The statuses that are retried; ``transientStatusCodes`` by default.
-    ///   - retryableURLErrorCodes: The transport failures that are retried; ``transientURLErrorCodes`` by default.
+    ///   - retryableMethods: The methods that are retried; `GET HEAD PUT DELETE OPTIONS TRACE` by default.
+    ///   - retryableStatusCodes: The statuses that are retried; `408 429 500 502 503 504` by default.
+    ///   - retryableURLErrorCodes: The transport failures that are retried; timeouts, lost and refused connections and failed host lookups by default.
     ///   - random: The jitter source, returning a number in `0...1` (others are clamped); uniform by default.
     ///     Tests pass a constant to make waits predictable.
     ///   - now: The current time, for `Retry-After` dates; `Date()` by default.

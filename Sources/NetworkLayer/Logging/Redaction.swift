@@ -12,19 +12,22 @@ public struct Redaction: Sendable, Equatable {
     public var queryItems: Set<String>
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
-    public static let sensitiveHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
+    @usableFromInline static let sensitiveHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
     /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`.
-    public static let sensitiveQueryItems: Set<String> = ["access_token", "api_key", "apikey", "client_secret", "password", "token"]
+    @usableFromInline static let sensitiveQueryItems: Set<String> = [
+        "access_token", "api_key", "apikey", "client_secret", "password", "token",
+    ]
 
-    /// Hides ``sensitiveHeaders`` and ``sensitiveQueryItems``.
+    /// Hides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and the query parameters
+    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`.
     public static let `default` = Redaction()
     /// Hides nothing.
     public static let disabled = Redaction(headers: [], queryItems: [])
 
     /// Creates a redaction.
     /// - Parameters:
-    ///   - headers: The header names whose values are hidden; ``sensitiveHeaders`` by default.
-    ///   - queryItems: The query parameter names whose values are hidden; ``sensitiveQueryItems`` by default.
+    ///   - headers: The header names whose values are hidden; those of ``default`` by default.
+    ///   - queryItems: The query parameter names whose values are hidden; those of ``default`` by default.
     public init(headers: Set<String> = Redaction.sensitiveHeaders, queryItems: Set<String> = Redaction.sensitiveQueryItems) {
         self.headers = headers
         self.queryItems = queryItems

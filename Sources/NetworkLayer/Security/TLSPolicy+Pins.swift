@@ -8,10 +8,10 @@ extension TLSPolicy {
     /// the key in use and the next one (or a CA's), as RFC 7469 asks.
     public struct PinSet: Sendable, Hashable {
         /// The pinned hashes: base64 of the SHA-256 of a certificate's `SubjectPublicKeyInfo` (RFC 7469).
-        public let hashes: [String]
+        let hashes: [String]
         /// The hosts the set applies to, lowercased, without a trailing dot or an IPv6 address's brackets;
         /// `nil`, every host.
-        public let hosts: [String]?
+        let hosts: [String]?
 
         /// A pin set of `hashes`, for `hosts` (every host by default).
         ///

@@ -47,7 +47,7 @@ public struct TLSPolicy: Sendable, Hashable {
     }
 
     /// Whether this is ``default``, which every transport honours.
-    public var isDefault: Bool { self == .default }
+    var isDefault: Bool { self == .default }
 
     /// Where a server's chain must lead.
     public enum TrustRoots: Sendable, Hashable {
@@ -70,7 +70,7 @@ public struct TLSPolicy: Sendable, Hashable {
     /// One or more X.509 certificates, kept in DER, read from PEM or DER.
     public struct Certificates: Sendable, Hashable {
         /// The certificates, each DER-encoded, in the order given.
-        public let derEncoded: [Data]
+        let derEncoded: [Data]
         /// The parsed form of each, for pins and issuer links.
         let parsed: [CertificateDER]
 

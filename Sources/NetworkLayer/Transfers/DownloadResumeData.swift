@@ -37,7 +37,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     ///   - bytesReceived: The bytes in the partial file.
     ///   - expectedBytes: The length of the whole body.
     ///   - partialFileURL: The partial file.
-    public init(url: URL, entityTag: String?, lastModified: String?, bytesReceived: Int64, expectedBytes: Int64, partialFileURL: URL) {
+    init(url: URL, entityTag: String?, lastModified: String?, bytesReceived: Int64, expectedBytes: Int64, partialFileURL: URL) {
         self.url = url
         self.entityTag = entityTag
         self.lastModified = lastModified

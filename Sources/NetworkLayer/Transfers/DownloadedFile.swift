@@ -10,7 +10,7 @@ public struct DownloadedFile: Sendable, Equatable {
     public let byteCount: Int64
 
     /// Creates a description of a downloaded file; mainly for tests.
-    public init(fileURL: URL, response: HTTPResponse, byteCount: Int64) {
+    init(fileURL: URL, response: HTTPResponse, byteCount: Int64) {
         self.fileURL = fileURL
         self.response = response
         self.byteCount = byteCount

@@ -16,7 +16,7 @@ import Foundation
 /// - Errors are ``APIError``s: a transport failure, ``APIError/timedOut`` when nothing arrived for
 ///   the timeout, ``APIError/cancelled`` when the iterating task is cancelled.
 /// - A slow reader slows the transfer down instead of failing it: at most 1 MiB waits unread in
-///   memory (``ResponseBody/defaultHighWatermark``). On Apple platforms the transfer pauses until
+///   memory (1 MiB). On Apple platforms the transfer pauses until
 ///   the reader catches up; on Linux, where FoundationNetworking cannot pause a transfer, what
 ///   arrives meanwhile waits in an unlinked temporary file, so memory stays flat and the disk holds
 ///   what is still unread.

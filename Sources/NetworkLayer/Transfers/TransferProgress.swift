@@ -19,7 +19,7 @@ public struct TransferProgress: Sendable, Hashable {
     /// - Parameters:
     ///   - completedBytes: The bytes transferred so far.
     ///   - expectedBytes: The bytes expected in all, or `nil` when unknown.
-    public init(completedBytes: Int64, expectedBytes: Int64?) {
+    init(completedBytes: Int64, expectedBytes: Int64?) {
         self.completedBytes = completedBytes
         self.expectedBytes = expectedBytes
     }

@@ -44,7 +44,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// The most bytes a streamed body buffers unread before it asks its writer to pause, by default: 1 MiB.
-    public static let defaultHighWatermark = 1024 * 1024
+    @usableFromInline static let defaultHighWatermark = 1024 * 1024
 
     /// Makes a body to feed chunk by chunk, and the writer that feeds it.
     /// - Parameters:
@@ -133,7 +133,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     /// - Parameter maxLength: The most bytes to read.
     /// - Returns: The start of the body, or all of it when it is shorter.
     /// - Throws: The ``APIError`` that ended the body before `maxLength` bytes.
-    public func prefix(upTo maxLength: Int) async throws(APIError) -> Data {
+    func prefix(upTo maxLength: Int) async throws(APIError) -> Data {
         var data = Data()
         var iterator = makeAsyncIterator()
         while data.count < maxLength, let chunk = try await iterator.next() {

@@ -53,7 +53,7 @@ public struct TransportRequest: Sendable {
     }
 
     /// Whether a body goes with the request: a file, or a non-empty or streamed body in ``urlRequest``.
-    public var hasBody: Bool {
+    var hasBody: Bool {
         bodyFile != nil || urlRequest.httpBody.map { !$0.isEmpty } ?? (urlRequest.httpBodyStream != nil)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 /// Cases of the public cache conformance suite (github.com/http-tests/cache-tests, `tests/*.mjs`),
 /// ported by id: browser-applicable ones whose expectation RFC 9111 makes a MUST or SHOULD.

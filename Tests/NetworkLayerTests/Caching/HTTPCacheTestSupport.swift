@@ -1,6 +1,7 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
+
+@testable import NetworkLayer
 
 /// A clock a test moves by hand.
 final class FakeClock: Sendable {

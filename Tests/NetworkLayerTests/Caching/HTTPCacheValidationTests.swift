@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 @Suite("HTTPCache validation and stale responses (RFC 9111 §4.3, RFC 5861)")
 struct HTTPCacheValidationTests {

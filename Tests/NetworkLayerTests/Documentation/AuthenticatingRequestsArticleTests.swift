@@ -78,7 +78,7 @@ extension ArticleTests {
         func refreshOnce() async throws {
             let stubs = StubSession()
             stubs.register(.get, "/3/movie/popular") { request in
-                request.headers.authorization == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#, delay: 0.05) : .status(401)
+                request.headers["Authorization"] == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#, delay: 0.05) : .status(401)
             }
             let tokenService = Article.TokenService()
             let storedToken: String? = "expired"
@@ -123,7 +123,7 @@ extension ArticleTests {
             stubs.register(.post, "/session", .json(#"{"accessToken":"t-1"}"#))
             stubs.register(.post, "/session/refresh", .json(#"{"accessToken":"fresh"}"#))
             stubs.register(.get, "/3/movie/popular") { request in
-                request.headers.authorization == "Bearer fresh" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
+                request.headers["Authorization"] == "Bearer fresh" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
             }
             let storedToken: String? = nil
             let refreshToken = "r-1"
@@ -140,7 +140,7 @@ extension ArticleTests {
             let page = await withWatchdog(seconds: 30) { await client.fetch(MovieAPI.popular(page: 1), as: MoviePage.self) }
             #expect(try page?.get().page == 1)
             #expect(stubs.requests.map(\.path) == ["/session", "/3/movie/popular", "/session/refresh", "/3/movie/popular"])
-            #expect(stubs.requests.map(\.headers.authorization) == [nil, "Bearer t-1", nil, "Bearer fresh"])
+            #expect(stubs.requests.map(\.headers["Authorization"]) == [nil, "Bearer t-1", nil, "Bearer fresh"])
             let request = Request<Token>(
                 base: "https://api.example.com", path: "/session", method: .post, options: CallOptions(requiresAuthentication: false))
             #expect(!request.options.requiresAuthentication)

@@ -22,36 +22,34 @@ extension ArticleTests {
             }
         }
 
-        struct SearchDeadline: Interceptor {
-            func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
-                request.url?.path.hasPrefix("/3/search") == true ? 5 : deadline
+        enum SearchAPI: Endpoint {
+            case movies(query: String)
+            var base: String { "https://api.themoviedb.org/3" }
+            var path: String { "/search/movie" }
+            var task: HTTPTask {
+                switch self {
+                case .movies(let query): .requestParameters(urlParameters: ["query": query])
+                }
             }
+            var options: CallOptions { CallOptions(deadline: 5) }
         }
 
-        @Test("Timeouts, deadlines and retries: a client's deadline over its retries, and an interceptor that shortens it")
+        @Test("Timeouts, deadlines and retries: a client's deadline over its retries, and an endpoint's that shortens it")
         func deadlines() async throws {
             let client = NetworkClient {
                 $0.interceptors = [RetryPolicy(maximumAttempts: 5)]; $0.deadline = 30
             }
             #expect(client.configuration.deadline == 30)
 
-            let search = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/search/movie")))
-            let popular = URLRequest(url: try #require(URL(string: "https://api.themoviedb.org/3/movie/popular")))
-            #expect(SearchDeadline().adaptDeadline(30, for: search, context: RequestContext()) == 5)
-            #expect(SearchDeadline().adaptDeadline(30, for: popular, context: RequestContext()) == 30)
+            #expect(SearchAPI.movies(query: "alien").options.deadline == 5)
 
-            // The article's deadlines run over the stubs' time, shortened: 0.2 s for a search answering at 20 s.
-            struct QuickSearch: Interceptor {
-                func adaptDeadline(_ deadline: TimeInterval?, for request: URLRequest, context: RequestContext) -> TimeInterval? {
-                    request.url?.path.hasPrefix("/3/search") == true ? 0.2 : deadline
-                }
-            }
+            // The article's deadline runs over the stubs' time: a search answering at 20 s ends at 5 s.
             let stubs = StubSession()
             stubs.register(.get, "/3/search/movie", .json(#"{"page":1,"results":[]}"#, delay: 20))
             stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
-            let shortened = Article.client(stubs, interceptors: [QuickSearch(), RetryPolicy()])
-            await #expect(throws: APIError.deadlineExceeded(0.2)) {
-                try await shortened.send(Request<MoviePage>(base: "https://api.themoviedb.org/3", path: "/search/movie"))
+            let shortened = Article.client(stubs, interceptors: [RetryPolicy()])
+            await #expect(throws: APIError.deadlineExceeded(5)) {
+                try await shortened.send(SearchAPI.movies(query: "alien"), as: MoviePage.self)
             }
             #expect(try await shortened.send(MovieAPI.popular(page: 1), as: MoviePage.self).page == 1)
         }
@@ -60,7 +58,7 @@ extension ArticleTests {
         func interceptorList() async throws {
             let stubs = StubSession()
             stubs.register(.get, "/3/movie/popular") { request in
-                request.headers.authorization == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
+                request.headers["Authorization"] == "Bearer fresh-1" ? .json(#"{"page":1,"results":[]}"#) : .status(401)
             }
             let tokenService = Article.TokenService()
             let storedToken: String? = "expired"

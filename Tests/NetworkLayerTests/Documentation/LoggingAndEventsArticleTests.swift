@@ -62,13 +62,10 @@ extension ArticleTests {
                     """)
         }
 
-        @Test("EventMonitor hands every event to its closure")
-        func eventMonitor() async throws {
-            let stubs = StubSession()
-            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
-            let seen = LockedArray<String>()
-
-            let metrics = EventMonitor { event in
+        /// The article's `Metrics`, writing what it prints to `seen`.
+        struct Metrics: Interceptor {
+            let seen: LockedArray<String>
+            func observe(_ event: NetworkEvent) {
                 switch event {
                 case .requestStarted(let id, let request): seen.append("started \(id > 0) \(request.url?.path ?? "")")
                 case .exchangeFinished(let exchange):
@@ -79,6 +76,15 @@ extension ArticleTests {
                     seen.append("finished \(request.attempts) \(request.duration >= 0) \(request.error == nil)")
                 }
             }
+        }
+
+        @Test("An interceptor that only observes sees every event")
+        func metricsHook() async throws {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"page":1,"results":[]}"#))
+            let seen = LockedArray<String>()
+
+            let metrics = Metrics(seen: seen)
             _ = try await Article.client(stubs, interceptors: [metrics]).send(Article.MovieAPI.popular(page: 1), as: Empty.self)
 
             #expect(

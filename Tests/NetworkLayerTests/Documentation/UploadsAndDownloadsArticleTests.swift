@@ -72,10 +72,10 @@ extension ArticleTests {
             #expect(fractions.elements.last == 1)
             #expect(fractions.elements == fractions.elements.sorted(), "grows only")
             let sent = try #require(stubs.requests(.post, "/submissions").first)
-            #expect(sent.headers.contentType?.hasPrefix("multipart/form-data; boundary=") == true)
+            #expect(sent.headers["Content-Type"]?.hasPrefix("multipart/form-data; boundary=") == true)
             #expect(sent.bodyText?.contains(#"filename="heat – trailer.mp4""#) == true)
             let poster = try #require(stubs.requests(.put, "/movies/7/poster").first)
-            #expect(poster.headers.contentType == "image/jpeg")
+            #expect(poster.headers["Content-Type"] == "image/jpeg")
         }
 
         @Test("Downloads: to a file, with progress and the response's headers")

@@ -17,7 +17,7 @@ enum FailureMessage {
             let url = (try? call.urlRequest(baseURL: client.configuration.baseURL).url?.absoluteString) ?? client.environment.baseURL
             return "no answer from \(url) within \(seconds(client.timeout)); wait longer with --timeout <seconds>"
         case .unacceptableStatusCode(let code, let response) where !isJSON(response):
-            let type = response.headers.contentType ?? "no content type"
+            let type = response.headers["Content-Type"] ?? "no content type"
             let head = "The server answered \(code) \(reasonPhrase(code)) with \(type), \(response.body.count) bytes"
             let excerpt = excerpt(of: response.body)
             return excerpt.isEmpty ? head : "\(head): \(excerpt)"
@@ -33,7 +33,7 @@ enum FailureMessage {
 
     /// Whether the response says it is JSON, TMDB's own error format, which is short and worth reading whole.
     private static func isJSON(_ response: HTTPResponse) -> Bool {
-        guard let type = response.headers.contentType?.lowercased() else { return false }
+        guard let type = response.headers["Content-Type"]?.lowercased() else { return false }
         return type.hasPrefix("application/json") || type.contains("+json")
     }
 

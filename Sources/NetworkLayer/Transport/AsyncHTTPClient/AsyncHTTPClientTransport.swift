@@ -50,9 +50,9 @@
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// The client that sends the requests. The transport never shuts down a client you gave it; one it
         /// made for a ``TLSPolicy`` is shut down once the transport and every exchange through it are gone.
-        public let client: HTTPClient
+        let client: HTTPClient
         /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
-        public let timeout: TimeInterval
+        let timeout: TimeInterval
         /// Whether gzip and deflate bodies are inflated here, since the client does not inflate them.
         private let inflates: Bool
         /// The client the transport made for itself (``init(tlsPolicy:timeout:)``), shut down with its last copy.
