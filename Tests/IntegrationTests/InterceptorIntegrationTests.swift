@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import TestSupport
 import Testing
+
+@testable import NetworkLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 @Suite("response(for:as:): the decoded value with its status and headers")
 struct DecodedResponseTests {

@@ -1,8 +1,9 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import TestSupport
 import Testing
+
+@testable import NetworkLayer
 
 @Suite("MultipartFormData")
 struct MultipartFormDataTests {

@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

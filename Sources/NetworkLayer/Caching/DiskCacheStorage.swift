@@ -7,7 +7,7 @@ import Foundation
 /// temporary file, then renamed), so a crash never leaves half an entry. A file that cannot be read
 /// back (cut short, from another version, or not ours) counts as a miss and is deleted. Reading a
 /// key marks its file as used (its modification date), which orders eviction across restarts.
-public final class DiskCacheStorage: HTTPCacheStorage {
+final class DiskCacheStorage: HTTPCacheStorage {
     /// A file's size and when it was last used.
     private struct FileUse {
         var size: Int
@@ -26,7 +26,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     ///     recognise there are deleted when read.
     ///   - capacity: The most bytes its files take; 50 MiB by default.
     /// - Throws: The error creating the directory.
-    public init(directory: URL, capacity: Int = 50 * 1024 * 1024) throws {
+    init(directory: URL, capacity: Int = 50 * 1024 * 1024) throws {
         self.directory = directory
         self.capacity = max(0, capacity)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -44,7 +44,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
     var totalSize: Int { files.withLock { $0.values.reduce(0) { $0 + $1.size } } }
 
     /// The responses stored for `key`, none when its file is missing or unreadable (which is deleted).
-    public func responses(for key: String) -> [CachedResponse] {
+    func responses(for key: String) -> [CachedResponse] {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
         guard let data = try? Data(contentsOf: url) else { return [] }
@@ -61,7 +61,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Writes the responses of `key` atomically (none deletes its file), then deletes least recently
     /// used files until the store fits.
-    public func setResponses(_ responses: [CachedResponse], for key: String) {
+    func setResponses(_ responses: [CachedResponse], for key: String) {
         let name = Self.fileName(for: key)
         let url = directory.appendingPathComponent(name)
         let entry = StoredEntry(key: key, responses: responses.map(StoredEntry.Response.init))
@@ -88,7 +88,7 @@ public final class DiskCacheStorage: HTTPCacheStorage {
 
     /// Removes the files of every key for which `shouldRemove` is `true`, reading each file's key;
     /// a file that cannot be read is removed too.
-    public func removeResponses(where shouldRemove: (String) -> Bool) {
+    func removeResponses(where shouldRemove: (String) -> Bool) {
         for name in files.withLock({ Array($0.keys) }) {
             let url = directory.appendingPathComponent(name)
             let key = (try? Data(contentsOf: url)).flatMap { try? JSONDecoder().decode(StoredEntry.self, from: $0) }?.key

@@ -17,7 +17,7 @@ import Foundation
 /// It serves the calls that take their body whole (`send`, `fetch`, `response`); streams, downloads
 /// and calls with progress pass through untouched. A request with its own `If-None-Match` or a
 /// single byte `Range` is answered from a fresh stored response (a `304`, a `206`); other
-/// conditional requests go to the network untouched. A response that came from it carries an `Age` header and ``outcomeHeader``, which
+/// conditional requests go to the network untouched. A response that came from it carries an `Age` header and `X-NetworkLayer-Cache`, which
 /// ``outcome(of:)`` reads: ``Outcome/hit``, ``Outcome/revalidated`` (a `304` confirmed it; the stored
 /// body comes back with its stored status, `200` say) or ``Outcome/stale``.
 public struct HTTPCache: Interceptor {
@@ -33,7 +33,7 @@ public struct HTTPCache: Interceptor {
 
     /// The header the cache adds to the responses it answers with: `X-NetworkLayer-Cache`, valued an
     /// ``Outcome``'s raw value (a name of its own, since CDNs send `X-Cache: HIT` of theirs).
-    public static let outcomeHeader = "X-NetworkLayer-Cache"
+    static let outcomeHeader = "X-NetworkLayer-Cache"
 
     /// Where the responses are kept.
     let storage: any HTTPCacheStorage
@@ -48,16 +48,22 @@ public struct HTTPCache: Interceptor {
 
     /// Creates a cache.
     /// - Parameters:
-    ///   - storage: Where responses are kept; a ``MemoryCacheStorage`` of 10 MiB by default.
+    ///   - storage: Where responses are kept; ``Storage/memory(capacity:)`` of 10 MiB by default.
     ///   - revalidationTransport: Sends the background revalidations `stale-while-revalidate`
     ///     (RFC 5861) allows, usually the client's own transport: the stale response is answered at
     ///     once and this transport refreshes it after. `nil` (the default) revalidates such a
     ///     response before answering, as if it had no `stale-while-revalidate`.
     ///   - now: The present, for ages and freshness; the system clock by default (tests pass a fake one).
     public init(
-        storage: any HTTPCacheStorage = MemoryCacheStorage(), revalidationTransport: (any HTTPTransport)? = nil,
+        storage: Storage = .memory(), revalidationTransport: (any HTTPTransport)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.init(storage: storage.backend, revalidationTransport: revalidationTransport, now: now)
+    }
+
+    /// Creates a cache over a storage of the library's own or a test's.
+    init(storage: any HTTPCacheStorage, revalidationTransport: (any HTTPTransport)? = nil, now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.storage = storage
         self.revalidationTransport = revalidationTransport
         self.now = now

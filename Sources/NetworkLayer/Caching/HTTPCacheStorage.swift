@@ -1,16 +1,16 @@
 import Foundation
 
 /// A response an ``HTTPCache`` keeps, with what it needs to tell its age and which requests it answers.
-public struct CachedResponse: Sendable, Equatable {
+struct CachedResponse: Sendable, Equatable {
     /// The stored response: status, headers (updated by each `304`), body and URL.
-    public var response: HTTPResponse
+    var response: HTTPResponse
     /// When the request that brought this response (or last revalidated it) was sent.
-    public var requestTime: Date
+    var requestTime: Date
     /// When that response arrived.
-    public var responseTime: Date
+    var responseTime: Date
     /// The request's values of the headers the response's `Vary` names (absent ones left out): a
     /// later request must send the same values to be answered with it.
-    public var varyingRequestHeaders: HTTPHeaders
+    var varyingRequestHeaders: HTTPHeaders
 
     /// Creates a stored response.
     /// - Parameters:
@@ -18,7 +18,7 @@ public struct CachedResponse: Sendable, Equatable {
     ///   - requestTime: When its request was sent.
     ///   - responseTime: When it arrived.
     ///   - varyingRequestHeaders: The request headers its `Vary` names; none by default.
-    public init(response: HTTPResponse, requestTime: Date, responseTime: Date, varyingRequestHeaders: HTTPHeaders = [:]) {
+    init(response: HTTPResponse, requestTime: Date, responseTime: Date, varyingRequestHeaders: HTTPHeaders = [:]) {
         self.response = response
         self.requestTime = requestTime
         self.responseTime = responseTime
@@ -38,7 +38,7 @@ public struct CachedResponse: Sendable, Equatable {
 ///
 /// Implementations must be safe to call from many tasks at once. ``MemoryCacheStorage`` is the one
 /// the library provides.
-public protocol HTTPCacheStorage: Sendable {
+protocol HTTPCacheStorage: Sendable {
     /// The responses stored for `key`, most recently stored first; none when there are none.
     func responses(for key: String) -> [CachedResponse]
     /// Replaces the responses stored for `key` with `responses` (none removes the key).
@@ -51,7 +51,7 @@ public protocol HTTPCacheStorage: Sendable {
 ///
 /// A key counts as used when it is read or written. A set of responses larger than the whole
 /// capacity is not kept.
-public final class MemoryCacheStorage: HTTPCacheStorage {
+final class MemoryCacheStorage: HTTPCacheStorage {
     private struct Entry {
         var responses: [CachedResponse]
         var cost: Int
@@ -70,7 +70,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
 
     /// Creates an empty store.
     /// - Parameter capacity: The most bytes it keeps; 10 MiB by default.
-    public init(capacity: Int = 10 * 1024 * 1024) {
+    init(capacity: Int = 10 * 1024 * 1024) {
         self.capacity = max(0, capacity)
     }
 
@@ -78,7 +78,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     var totalCost: Int { state.withLock { $0.totalCost } }
 
     /// The responses stored for `key`, which counts as a use of it.
-    public func responses(for key: String) -> [CachedResponse] {
+    func responses(for key: String) -> [CachedResponse] {
         state.withLock { state in
             guard var entry = state.entries[key] else { return [] }
             state.clock += 1
@@ -89,7 +89,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     }
 
     /// Removes the responses of every key for which `shouldRemove` is `true`.
-    public func removeResponses(where shouldRemove: (String) -> Bool) {
+    func removeResponses(where shouldRemove: (String) -> Bool) {
         state.withLock { state in
             for (key, entry) in state.entries where shouldRemove(key) {
                 state.entries.removeValue(forKey: key)
@@ -99,7 +99,7 @@ public final class MemoryCacheStorage: HTTPCacheStorage {
     }
 
     /// Replaces the responses of `key`, then forgets least recently used keys until the store fits.
-    public func setResponses(_ responses: [CachedResponse], for key: String) {
+    func setResponses(_ responses: [CachedResponse], for key: String) {
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) { state.totalCost -= old.cost }
             let cost = responses.reduce(key.utf8.count) { $0 + $1.cost }

@@ -3,7 +3,7 @@
 /// Decoding as `Empty` always succeeds whatever the body holds, once the status is acceptable.
 public struct Empty: Decodable, Sendable, Equatable {
     /// Creates an empty value.
-    public init() {}
+    init() {}
 
     /// Ignores whatever the decoder holds.
     public init(from decoder: any Decoder) throws {}

@@ -7,15 +7,15 @@ import Foundation
 /// // Link: <https://api.example.com/notes?page=2>; rel="next", <https://api.example.com/notes?page=9>; rel="last"
 /// let next = response.link("next")   // https://api.example.com/notes?page=2
 /// ```
-public struct HTTPLink: Sendable, Equatable {
+struct HTTPLink: Sendable, Equatable {
     /// Where the link points, resolved against the URL the response came from when it is relative.
-    public var target: URL
+    var target: URL
     /// The relation types of its `rel` parameter, lowercased (they compare case-insensitively), for
     /// example `["next"]`, or `["prev", "previous"]` for `rel="prev previous"`; empty when it has none.
-    public var relations: [String]
+    var relations: [String]
     /// Its parameters by lowercased name, values unquoted (`""` for a parameter without a value); the
     /// first occurrence of a name wins, as RFC 8288 says of `rel`.
-    public var parameters: [String: String]
+    var parameters: [String: String]
 
     /// Creates a link; ``HTTPResponse/links`` makes them from the `Link` headers.
     init(target: URL, relations: [String], parameters: [String: String] = [:]) {
@@ -45,7 +45,7 @@ public struct HTTPLink: Sendable, Equatable {
 
 extension HTTPResponse {
     /// The links of every `Link` header, in order, relative targets resolved against ``url``.
-    public var links: [HTTPLink] {
+    var links: [HTTPLink] {
         headers.filter { $0.name.lowercased() == "link" }.flatMap { HTTPLink.parse($0.value, relativeTo: url) }
     }
 

@@ -21,7 +21,7 @@ extension CookieJar {
         /// The host (host-only) or domain the cookie is sent to, lowercased, without a leading dot.
         public let domain: String
         /// Whether the cookie goes to ``domain`` exactly, not to its subdomains: it had no `Domain` attribute.
-        public let isHostOnly: Bool
+        let isHostOnly: Bool
         /// The path the cookie is sent under: its `Path`, else the default path of the URL that set it.
         public let path: String
         /// When the cookie expires, from `Max-Age` (which wins) or `Expires`; `nil` for a session cookie.
@@ -33,7 +33,7 @@ extension CookieJar {
         /// The `SameSite` attribute, `nil` when absent or not one of the three.
         public let sameSite: SameSite?
         /// When the jar first stored a cookie of this name, domain and path; orders cookies of equal paths.
-        public let created: Date
+        let created: Date
         /// The order the jar first stored it in, which orders cookies created at the same instant.
         let sequence: Int
 

@@ -15,7 +15,7 @@ import Foundation
 /// replaces the one of the same name, domain and path; they are sent longest path first, then oldest.
 /// `HttpOnly` and `SameSite` are stored, for you to read.
 ///
-/// The cookies live in memory, bounded by ``Limits``. Add the jar to a client; every redirect hop
+/// The cookies live in memory, bounded by the limits its initialiser takes. Add the jar to a client; every redirect hop
 /// goes through it too, so a cookie a redirect sets (a sign-in's `303`) is kept and sent on:
 ///
 /// ```swift
@@ -27,37 +27,29 @@ import Foundation
 /// neither stored nor sent twice; over a session of your own, set `httpShouldSetCookies` to `false`.
 public final class CookieJar: Interceptor {
     /// How many cookies the jar keeps, and how large one may be.
-    public struct Limits: Sendable, Equatable {
-        /// The most bytes of one `Set-Cookie` value, attributes included; a longer one is ignored. 4096 by default (RFC 6265 §6.1).
-        public var maximumCookieSize: Int
-        /// The most cookies for one domain; past it the oldest of that domain goes. 50 by default.
-        public var maximumCookiesPerDomain: Int
-        /// The most cookies in the jar; past it the oldest goes. 3000 by default.
-        public var maximumCookies: Int
-
-        /// Creates limits.
-        /// - Parameters:
-        ///   - maximumCookieSize: The most bytes of one `Set-Cookie` value; 4096 by default.
-        ///   - maximumCookiesPerDomain: The most cookies per domain; 50 by default.
-        ///   - maximumCookies: The most cookies in all; 3000 by default.
-        public init(maximumCookieSize: Int = 4096, maximumCookiesPerDomain: Int = 50, maximumCookies: Int = 3000) {
-            self.maximumCookieSize = maximumCookieSize
-            self.maximumCookiesPerDomain = maximumCookiesPerDomain
-            self.maximumCookies = maximumCookies
-        }
-
-        /// 4096 bytes a cookie, 50 cookies a domain, 3000 in all: RFC 6265 §6.1's minimums, and what browsers keep.
-        public static let `default` = Limits()
+    struct Limits: Sendable, Equatable {
+        /// The most bytes of one `Set-Cookie` value, attributes included; a longer one is ignored.
+        var maximumCookieSize = 4096
+        /// The most cookies for one domain; past it the oldest of that domain goes.
+        var maximumCookiesPerDomain = 50
+        /// The most cookies in the jar; past it the oldest goes.
+        var maximumCookies = 3000
     }
 
     /// The jar's bounds.
     let limits: Limits
     private let jar = Locked(Storage())
 
-    /// Creates an empty jar.
-    /// - Parameter limits: How many cookies it keeps and how large; ``Limits/default`` by default.
-    public init(limits: Limits = .default) {
-        self.limits = limits
+    /// Creates an empty jar, bounded as RFC 6265 §6.1's minimums and browsers are by default.
+    /// - Parameters:
+    ///   - maximumCookieSize: The most bytes of one `Set-Cookie` value, attributes included; a longer
+    ///     one is ignored. 4096 by default.
+    ///   - maximumCookiesPerDomain: The most cookies for one domain; past it the oldest of that domain
+    ///     goes. 50 by default.
+    ///   - maximumCookies: The most cookies in the jar; past it the oldest goes. 3000 by default.
+    public init(maximumCookieSize: Int = 4096, maximumCookiesPerDomain: Int = 50, maximumCookies: Int = 3000) {
+        limits = Limits(
+            maximumCookieSize: maximumCookieSize, maximumCookiesPerDomain: maximumCookiesPerDomain, maximumCookies: maximumCookies)
     }
 
     /// Every cookie in the jar that has not expired at `date`, in sending order.

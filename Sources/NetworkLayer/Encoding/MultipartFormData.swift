@@ -42,7 +42,7 @@ public struct MultipartFormData: Sendable {
     /// The boundary between parts: by default `NetworkLayer-` and 32 random hex digits (128 bits),
     /// so it cannot realistically occur in any content. Encoding checks every part anyway, files
     /// included, and fails with ``APIError/encodingFailed(_:)`` if it does.
-    public let boundary: String
+    let boundary: String
     /// Forms up to this many bytes are encoded in memory when sent; larger ones are written to a
     /// temporary file in chunks and uploaded from it. 64 KiB by default: a form of text fields stays
     /// in memory, and a thousand forms with files at once hold 64 MiB of encoding at most, where each
@@ -109,7 +109,7 @@ public struct MultipartFormData: Sendable {
     }
 
     /// The number of parts.
-    public var count: Int { parts.count }
+    var count: Int { parts.count }
 
     static let defaultFileContentType = "application/octet-stream"
 

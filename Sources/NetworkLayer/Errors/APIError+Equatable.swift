@@ -5,8 +5,7 @@ import Foundation
 #endif
 
 extension APIError {
-    /// Whether both are the same case with equal values. The errors a case keeps (see
-    /// ``underlyingError``) are equal when they are of one type and equal (an `Equatable` error), or
+    /// Whether both are the same case with equal values. The errors a case keeps are equal when they are of one type and equal (an `Equatable` error), or
     /// else alike in `String(reflecting:)`, which shows a `DecodingError`'s coding path and description.
     public static func == (lhs: APIError, rhs: APIError) -> Bool {
         switch lhs {

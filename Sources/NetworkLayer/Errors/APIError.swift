@@ -17,8 +17,8 @@ import Foundation
 ///
 /// When a client retries, the error is the last attempt's; ``NetworkEvent``s tell how many were made.
 ///
-/// An error that came from elsewhere is kept as a value a `catch` can match (see ``underlyingError``
-/// and ``underlying(as:)``): the `DecodingError` of ``decodingFailed(_:body:error:)``, an adapter's
+/// An error that came from elsewhere is kept as a value a `catch` can match (see
+/// ``underlying(as:)``): the `DecodingError` of ``decodingFailed(_:body:error:)``, an adapter's
 /// error in ``adaptationFailed(interceptor:error:)``, the refresh's error in
 /// ``credentialRefreshFailed(_:)``, and your own error thrown by a validation hook in
 /// ``validationFailed(_:_:)``.
@@ -121,7 +121,7 @@ public enum APIError: Error, Sendable, Equatable {
     /// The error this one keeps from elsewhere: the decoder's, an adapter's, a credential refresh's,
     /// a validation hook's, the transport's `URLError`, or the error an interrupted download failed with;
     /// `nil` for the others.
-    public var underlyingError: (any Error)? {
+    var underlyingError: (any Error)? {
         switch self {
         case .decodingFailed(_, _, let error), .adaptationFailed(_, let error), .credentialRefreshFailed(let error),
             .validationFailed(let error, _):

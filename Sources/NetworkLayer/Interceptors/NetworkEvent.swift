@@ -102,7 +102,7 @@ public struct AttemptMetrics: Sendable {
     }
 
     /// The response's status code, if a response arrived.
-    public var statusCode: Int? { response?.statusCode }
+    var statusCode: Int? { response?.statusCode }
 }
 
 /// How a whole request went, over all its attempts.

@@ -53,18 +53,18 @@ public struct RetryPolicy: Interceptor {
     ]
 
     /// The most attempts a request gets, the first one included; 1 never retries.
-    public var maximumAttempts: Int
+    var maximumAttempts: Int
     /// The backoff's scale in seconds: the longest wait after the first attempt.
-    public var baseDelay: TimeInterval
+    var baseDelay: TimeInterval
     /// The longest wait in seconds: the backoff's ceiling, and the longest `Retry-After` that is
     /// waited for (a longer one ends the retries).
-    public var maximumDelay: TimeInterval
+    var maximumDelay: TimeInterval
     /// The methods that are retried; others fail on the first error.
-    public var retryableMethods: Set<HTTPMethod>
+    var retryableMethods: Set<HTTPMethod>
     /// The statuses outside the client's acceptable codes that are retried.
-    public var retryableStatusCodes: Set<Int>
+    var retryableStatusCodes: Set<Int>
     /// The transport failures that are retried; `.timedOut` covers ``APIError/timedOut``.
-    public var retryableURLErrorCodes: Set<URLError.Code>
+    var retryableURLErrorCodes: Set<URLError.Code>
 
     private let random: @Sendable () -> Double
     private let now: @Sendable () -> Date
@@ -102,7 +102,7 @@ public struct RetryPolicy: Interceptor {
     }
 
     /// Retries after a wait while attempts remain and the method and failure are retryable; never
-    /// sooner than a `Retry-After` allows, and not at all when it asks for more than ``maximumDelay``.
+    /// sooner than a `Retry-After` allows, and not at all when it asks for more than its maximum delay.
     public func retry(_ request: URLRequest, for error: APIError, context: RequestContext) async -> RetryDecision {
         guard context.attempt < maximumAttempts, isRetryable(request, for: error) else { return .doNotRetry }
         if let header = error.response?.headers["Retry-After"], let seconds = RetryAfter.seconds(from: header, now: now()) {

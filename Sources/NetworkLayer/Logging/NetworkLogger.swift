@@ -15,7 +15,7 @@ import Foundation
 ///
 /// A message is written when each attempt ends (with whether it is retried), and a summary when a
 /// request ends after more than one attempt or before any. ``Level/debug`` adds the headers and the
-/// start of each body (at most ``bodyLimit`` bytes). Bodies appear at ``Level/debug`` only: at
+/// start of each body (at most `bodyLimit` bytes). Bodies appear at ``Level/debug`` only: at
 /// ``Level/error`` and ``Level/info`` an unacceptable status is written as `The server answered 404
 /// Not Found`, without the start of the body that ``APIError``'s own description adds.
 /// `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and common credential query
@@ -23,7 +23,7 @@ import Foundation
 /// they are, so keep ``Level/debug`` away from bodies that carry secrets.
 public struct NetworkLogger: Interceptor {
     /// How much is written.
-    public enum Level: Int, Sendable, Comparable {
+    public enum Level: Sendable, Comparable {
         /// Only requests that finally failed, one line each, without any body.
         case error
         /// One line per attempt (method, URL, status, duration, sizes, retry), and a summary after retries; no bodies.
@@ -31,18 +31,14 @@ public struct NetworkLogger: Interceptor {
         /// As ``info``, plus request and response headers and the start of each body.
         case debug
 
-        /// Orders levels from the least to the most verbose.
-        public static func < (lhs: Level, rhs: Level) -> Bool {
-            lhs.rawValue < rhs.rawValue
-        }
     }
 
     /// How much is written.
-    public var level: Level
+    let level: Level
     /// The header and query values that are hidden.
-    public var redaction: Redaction
+    let redaction: Redaction
     /// The most bytes of each body written at ``Level/debug``; 0 writes no body.
-    public var bodyLimit: Int
+    let bodyLimit: Int
     private let sink: @Sendable (String) -> Void
 
     /// Creates a logger.
@@ -63,7 +59,7 @@ public struct NetworkLogger: Interceptor {
         self.sink = sink
     }
 
-    /// Writes the messages for `event` that ``level`` asks for.
+    /// Writes the messages for `event` that the logger's level asks for.
     public func observe(_ event: NetworkEvent) {
         switch event {
         case .requestStarted:

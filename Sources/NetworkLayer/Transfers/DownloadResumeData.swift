@@ -13,13 +13,13 @@ import Foundation
 /// download cannot be resumed after all), and ``discard()`` deletes it when you give up.
 public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// The URL the download was sent to, for your records; resuming may send to another.
-    public let url: URL
+    let url: URL
     /// The strong `ETag` of the body (as the server sent it, quotes included), or `nil` when it sent
     /// none or a weak one (`W/"…"`): weak tags never drive `If-Range`.
-    public let entityTag: String?
+    let entityTag: String?
     /// The `Last-Modified` of the body, used as the validator when there is no strong `entityTag`.
-    public let lastModified: String?
-    /// The bytes of the body in ``partialFileURL``: the resumed request asks for the rest (`Range: bytes=N-`).
+    let lastModified: String?
+    /// The bytes of the body in the partial file: the resumed request asks for the rest (`Range: bytes=N-`).
     public let bytesReceived: Int64
     /// The length of the whole body, its `Content-Length`: a resumed answer must be a range of this length.
     public let expectedBytes: Int64
@@ -27,7 +27,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// Resuming and ``discard()`` touch it only when its name has that shape (a hidden file whose name
     /// ends in a UUID and `.partial`), so that resume data read back from storage cannot make them
     /// overwrite or delete a file of another kind.
-    public let partialFileURL: URL
+    let partialFileURL: URL
 
     /// Creates resume data; mainly for tests, and for storage formats of your own.
     /// - Parameters:
@@ -52,7 +52,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         try? FileManager.default.removeItem(at: partialFileURL)
     }
 
-    /// Whether ``partialFileURL`` is named as the partial files of downloads are: `.NAME.UUID.partial`.
+    /// Whether the partial file is named as the partial files of downloads are: `.NAME.UUID.partial`.
     var hasPartialFileName: Bool {
         let parts = partialFileURL.lastPathComponent.split(separator: ".", omittingEmptySubsequences: false)
         guard partialFileURL.isFileURL, parts.count >= 4, parts[0].isEmpty, parts[parts.count - 1] == "partial" else { return false }

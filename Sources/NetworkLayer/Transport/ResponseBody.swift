@@ -284,14 +284,9 @@ extension ResponseBody {
             try await buffer.write(chunk)
         }
 
-        /// Ends the body: the reader gets the chunks still buffered, then the end.
-        public func finish() {
-            buffer.finish(with: nil)
-        }
-
-        /// Ends the body with `error`, which the reader gets after the chunks still buffered.
-        /// - Parameter error: Why the body ended early.
-        public func finish(throwing error: APIError) {
+        /// Ends the body: the reader gets the chunks still buffered, then the end, or `error`.
+        /// - Parameter error: Why the body ended early; `nil` (the default) for its end.
+        public func finish(throwing error: APIError? = nil) {
             buffer.finish(with: error)
         }
     }

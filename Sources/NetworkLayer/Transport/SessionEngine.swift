@@ -65,28 +65,12 @@ struct SessionEngine: Sendable {
         if isAlone { start() } else { controlQueue.async(execute: start) }
     }
 
-    /// Counts an exchange as under way; returns whether it is the only one.
-    static func begin() -> Bool {
-        exchangesInFlight.withLock { count in
-            defer { count += 1 }
-            return count == 0
-        }
-    }
-
-    /// Counts an exchange as no longer waiting to start.
-    static func done() {
-        exchangesInFlight.withLock { $0 -= 1 }
-    }
-
     /// Cancels `task` on ``controlQueue``: on a callback's thread, or from many threads at once,
     /// cancelling can deadlock FoundationNetworking; the control queue also keeps a burst of
     /// cancellations from taking a thread each.
     func cancel(_ task: URLSessionTask) {
         controlQueue.async { task.cancel() }
     }
-
-    /// The exchanges of the process that have not yet had their outcome.
-    private static let exchangesInFlight = Locked(0)
 }
 
 #if canImport(FoundationNetworking)

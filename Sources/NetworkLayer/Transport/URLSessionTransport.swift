@@ -26,6 +26,10 @@ import Foundation
 public struct URLSessionTransport: HTTPTransport {
     /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
     public let session: URLSession
+    /// The transport's exchanges that have not yet had their outcome, shared by its copies: a request
+    /// alone among them starts on its caller's thread, others on the control queue (see
+    /// ``SessionEngine/start(isAlone:_:)``). One transport's traffic never changes how another's starts.
+    private let exchangesInFlight = Locked(0)
 
     /// Creates a transport over `session`.
     ///
@@ -61,10 +65,13 @@ public struct URLSessionTransport: HTTPTransport {
         let handler = SessionTaskHandler(
             mode: mode, engine: engine, timeout: request.timeout ?? sessionTimeout,
             sendProgress: request.sendProgress, maximumBodySize: request.maximumBodySize, method: request.urlRequest.httpMethod)
-        let isAlone = SessionEngine.begin()
+        let isAlone = exchangesInFlight.withLock { count in
+            defer { count += 1 }
+            return count == 0
+        }
         let outcome = await handler.run(
             Self.prepared(request, sessionTimeout: sessionTimeout), bodyFile: request.bodyFile, isAlone: isAlone)
-        SessionEngine.done()
+        exchangesInFlight.withLock { $0 -= 1 }
         let (response, body) = try outcome.get()
         return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
     }

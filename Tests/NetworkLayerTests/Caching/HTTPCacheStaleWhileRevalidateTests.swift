@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 /// `stale-while-revalidate` (RFC 5861 §3), the suite's `cc-stale` case `stale-while-revalidate`.
 @Suite("HTTPCache stale-while-revalidate")

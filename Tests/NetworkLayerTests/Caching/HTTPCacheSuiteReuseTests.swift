@@ -1,7 +1,8 @@
 import Foundation
-import NetworkLayer
 import NetworkLayerTesting
 import Testing
+
+@testable import NetworkLayer
 
 /// Cases of the public cache conformance suite about what a stored response answers, ported by id;
 /// the suite's `pause_after` is a 3 s pause of the fake clock.

@@ -74,7 +74,7 @@ extension ArticleTests {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("MovieCache-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
             for _ in 0..<2 {
-                let persistent = HTTPCache(storage: try DiskCacheStorage(directory: directory))
+                let persistent = HTTPCache(storage: try .disk(directory: directory))
                 let client = NetworkClient(transport: stubs, configuration: ClientConfiguration(interceptors: [persistent]))
                 #expect(try await client.send(MovieAPI.popular(page: 1), as: MoviePage.self).page == 1)
             }

@@ -92,9 +92,14 @@ extension ArticleTests {
                 configuration: ClientConfiguration(interceptors: [RetryPolicy()]))
             let patient = RetryPolicy(maximumAttempts: 5, baseDelay: 1, maximumDelay: 10, retryableStatusCodes: [503])
 
-            #expect((client.configuration.interceptors.first as? RetryPolicy)?.maximumAttempts == 3)
-            #expect(patient.maximumAttempts == 5)
             let request = URLRequest(url: try #require(URL(string: "https://api.example.com")))
+            let policy = try #require(client.configuration.interceptors.first as? RetryPolicy)
+            let failed = APIError.requestFailed(URLError(.networkConnectionLost))
+            // The default allows a third attempt after the second failed, not a fourth; the patient one a fifth.
+            #expect(await policy.retry(request, for: failed, context: RequestContext(attempt: 2)) != .doNotRetry)
+            #expect(await policy.retry(request, for: failed, context: RequestContext(attempt: 3)) == .doNotRetry)
+            #expect(await patient.retry(request, for: failed, context: RequestContext(attempt: 4)) != .doNotRetry)
+            #expect(await patient.retry(request, for: failed, context: RequestContext(attempt: 5)) == .doNotRetry)
             let unavailable = APIError.unacceptableStatusCode(503, HTTPResponse(statusCode: 503, headers: ["Retry-After": "120"]))
             #expect(
                 await patient.retry(request, for: unavailable, context: RequestContext()) == .doNotRetry,

@@ -71,7 +71,8 @@ extension ArticleTests {
                 case .exchangeFinished(let exchange):
                     seen.append("exchange \(exchange.response.statusCode) \(exchange.context.redirectedFrom) \(exchange.reachedTransport)")
                 case .attemptFinished(let attempt):
-                    seen.append("attempt \(attempt.attempt) \(attempt.statusCode ?? 0) \(attempt.duration >= 0) \(attempt.bytesReceived)")
+                    seen.append(
+                        "attempt \(attempt.attempt) \(attempt.response?.statusCode ?? 0) \(attempt.duration >= 0) \(attempt.bytesReceived)")
                 case .requestFinished(let request):
                     seen.append("finished \(request.attempts) \(request.duration >= 0) \(request.error == nil)")
                 }
