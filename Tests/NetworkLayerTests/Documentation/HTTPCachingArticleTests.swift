@@ -118,9 +118,8 @@ extension ArticleTests {
         @Test("Stay up: the client's own transport revalidates stale-while-revalidate responses in the background")
         func revalidationTransport() async throws {
             // The snippet, as written: it compiles.
-            let transport = URLSessionTransport(session: URLSession(configuration: URLSessionTransport.defaultConfiguration()))
-            let client = NetworkClient(
-                transport: transport, configuration: ClientConfiguration(interceptors: [HTTPCache(revalidationTransport: transport)]))
+            let transport = URLSessionTransport()
+            let client = NetworkClient(transport: transport) { $0.interceptors = [HTTPCache(revalidationTransport: transport)] }
             #expect(client.configuration.interceptors.count == 1)
 
             // The same over stubs: a response stale within its window is answered, then refreshed behind it.
