@@ -105,3 +105,52 @@ struct TypedRequestOptionsTests {
         #expect(stubs.requests(.get, "/elsewhere").isEmpty)
     }
 }
+
+@Suite("Credentials on redirect hops through the interceptors")
+struct RedirectHopCredentialTests {
+    /// Puts a credential on every exchange it sees, in `intercept` rather than `adapt`.
+    private struct KeyOnEveryExchange: Interceptor {
+        func intercept(
+            _ request: URLRequest, context: RequestContext, next: (URLRequest) async throws(APIError) -> TransportResponse
+        ) async throws(APIError) -> TransportResponse {
+            var request = request
+            request.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+            request.setValue("k-1", forHTTPHeaderField: "X-API-Key")
+            return try await next(request)
+        }
+    }
+
+    @Test("A credential an interceptor adds on every hop does not reach another origin; on the same origin it does")
+    func interceptorCredentialStaysHome() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/a") { _ in StubResponse(statusCode: 302, headers: ["Location": "https://cdn.example.net/b"]) }
+        stubs.register(.get, "/b") { _ in StubResponse(statusCode: 302, headers: ["Location": "https://api.example.com/c"]) }
+        stubs.register(.get, "/c", .json("{}"))
+        let client = NetworkClient(
+            transport: stubs,
+            configuration: ClientConfiguration(
+                interceptors: [KeyOnEveryExchange()], redirectPolicy: RedirectPolicy(sensitiveHeaders: ["X-API-Key"])))
+        _ = try await client.response(with: URLRequest(url: try #require(URL(string: "https://api.example.com/a"))))
+        #expect(stubs.requests(.get, "/a").first?.headers["Authorization"] == "Bearer secret")
+        let away = try #require(stubs.requests(.get, "/b").first)
+        #expect(away.headers["Authorization"] == nil)
+        #expect(away.headers["X-API-Key"] == nil)
+        #expect(stubs.requests(.get, "/c").first?.headers["Authorization"] == "Bearer secret", "back on the attempt's origin")
+    }
+
+    @Test("A credential the redirect policy's onRedirect puts back goes to the other origin: the user's explicit choice")
+    func onRedirectMayForward() async throws {
+        let stubs = StubTransport()
+        stubs.register(.get, "/a") { _ in StubResponse(statusCode: 302, headers: ["Location": "https://cdn.example.net/b"]) }
+        stubs.register(.get, "/b", .json("{}"))
+        let trusted = RedirectPolicy(onRedirect: { _, next in
+            var next = next
+            next.setValue("Bearer secret", forHTTPHeaderField: "Authorization")
+            return next
+        })
+        let client = NetworkClient(
+            transport: stubs, configuration: ClientConfiguration(interceptors: [KeyOnEveryExchange()], redirectPolicy: trusted))
+        _ = try await client.response(with: URLRequest(url: try #require(URL(string: "https://api.example.com/a"))))
+        #expect(stubs.requests(.get, "/b").first?.headers["Authorization"] == "Bearer secret")
+    }
+}

@@ -132,11 +132,16 @@ extension APIClient {
         var reachedTransport = false
         func hop(_ request: TransportRequest, redirectedFrom: [URL]) async throws(APIError) -> TransportResponse {
             reachedTransport = false
-            // Below every interceptor, so that the check sees what they added (a jar's `Cookie`).
+            // A hop that left the attempt's origin.
+            let isCrossOrigin =
+                redirectedFrom.first.flatMap { origin in request.urlRequest.url.map { !RedirectPolicy.sameOrigin(origin, $0) } } ?? false
+            // Below every interceptor, so that the checks see what they added (a jar's `Cookie`).
             func terminal(_ urlRequest: URLRequest) async throws(APIError) -> TransportResponse {
                 var request = request
+                let entering = request.urlRequest
                 request.urlRequest = urlRequest
-                try policy.checkCleartextCredentials(urlRequest)
+                if isCrossOrigin { policy.removeCredentials(from: &request.urlRequest, addedSince: entering) }
+                try policy.checkCleartextCredentials(request.urlRequest)
                 reachedTransport = true
                 return switch delivery {
                 case .buffered: TransportResponse(try await transport.data(for: request))

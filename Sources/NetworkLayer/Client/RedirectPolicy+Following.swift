@@ -101,6 +101,18 @@ extension RedirectPolicy {
 }
 
 extension RedirectPolicy {
+    /// Removes from `request` the credentials an interceptor added to it since it was `entering` the
+    /// chain: on a redirect hop that left the attempt's origin, a credential goes only when the
+    /// redirect itself carries it (``onRedirect`` put it back), never because an interceptor adds one
+    /// on every hop. `Cookie` stays: a cookie jar sends each origin its own cookies.
+    func removeCredentials(from request: inout URLRequest, addedSince entering: URLRequest) {
+        for name in Self.credentialHeaders.union(sensitiveHeaders) where !name.caseInsensitiveEquals("Cookie") {
+            if request.value(forHTTPHeaderField: name) != nil, entering.value(forHTTPHeaderField: name) == nil {
+                request.setValue(nil, forHTTPHeaderField: name)
+            }
+        }
+    }
+
     /// Fails a request that would carry credentials in clear text: over plain `http` to a host that is
     /// neither a loopback one nor in ``cleartextCredentialHosts``.
     func checkCleartextCredentials(_ request: URLRequest) throws(APIError) {

@@ -20,7 +20,8 @@ import Foundation
 ///   be sent twice: its redirect comes back as the response.
 /// - Credentials never leave their origin (scheme, host and port): `Authorization`,
 ///   `Proxy-Authorization`, `Cookie` and every header in ``sensitiveHeaders`` are removed from a
-///   request redirected to another origin, and stay removed for the hops after it.
+///   request redirected to another origin, and stay removed for the hops after it; one an interceptor adds
+///   again in `intercept` on such a hop is removed before the transport.
 /// - A redirect from `https` to `http` fails with ``APIError/insecureRedirect(from:to:)`` unless
 ///   ``allowsInsecureRedirects`` is set; even then it goes without credentials.
 /// - Credentials never travel in clear text: a request carrying any of those headers to a host over
