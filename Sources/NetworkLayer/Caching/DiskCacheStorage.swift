@@ -100,7 +100,7 @@ final class DiskCacheStorage: HTTPCacheStorage {
 
     /// The file of a key: the hex SHA-256 of its UTF-8 bytes.
     private static func fileName(for key: String) -> String {
-        SHA256.hash(Array(key.utf8)).map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ".entry"
+        SHA256.hexDigest(key) + ".entry"
     }
 }
 
@@ -138,11 +138,4 @@ private struct StoredEntry: Codable {
 
     var key: String
     var responses: [Response]
-}
-
-extension String {
-    /// This string with `0`s before it up to `length` characters.
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
-    }
 }

@@ -21,7 +21,7 @@ extension HTTPCache {
     /// value, or the partition that credential succeeds after a refresh.
     func partition(of request: URLRequest) -> String {
         guard let authorization = request.value(forHTTPHeaderField: "Authorization") else { return "" }
-        let own = Self.digest(authorization)
+        let own = SHA256.hexDigest(authorization)
         return partitions.withLock { $0.successors[own] } ?? own
     }
 
@@ -32,7 +32,7 @@ extension HTTPCache {
         guard context.attempt > 1, let authorization = request.value(forHTTPHeaderField: "Authorization") else {
             return partition(of: request)
         }
-        let own = Self.digest(authorization)
+        let own = SHA256.hexDigest(authorization)
         return partitions.withLock { partitions in
             if let existing = partitions.successors[own] { return existing }
             guard let refused = partitions.refused[context.requestID], refused != own, !refused.isEmpty else { return own }
@@ -66,7 +66,7 @@ extension HTTPCache {
     /// field's value, `Bearer …` say) and for the credentials refreshed from it: call it at sign-out.
     /// - Parameter authorization: The `Authorization` value the responses were fetched with.
     public func removeResponses(authorization: String) {
-        let own = Self.digest(authorization)
+        let own = SHA256.hexDigest(authorization)
         let partition = partitions.withLock { partitions in
             let partition = partitions.successors[own] ?? own
             partitions.successors = partitions.successors.filter { $0.value != partition }
@@ -79,13 +79,5 @@ extension HTTPCache {
     public func removeAll() {
         partitions.withLock { $0 = CachePartitions() }
         storage.removeResponses { _ in true }
-    }
-
-    /// The hex SHA-256 of a credential: what a key holds instead of the credential itself.
-    static func digest(_ credential: String) -> String {
-        SHA256.hash(Array(credential.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
     }
 }

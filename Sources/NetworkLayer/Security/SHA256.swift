@@ -1,8 +1,16 @@
 /// SHA-256 (FIPS 180-4), for the public-key pins of ``TLSPolicy``: Foundation has no hash function
 /// on Linux, and CryptoKit is not on every platform the package supports, so one small implementation
 /// serves every platform alike. It hashes certificates' public keys, a few hundred bytes each; it is
-/// not meant for bulk data.
+/// not meant for bulk data. It also names cache files and credentials' cache partitions by their digest.
 struct SHA256 {
+    /// The digest of `text`'s UTF-8 bytes as 64 lowercase hex digits.
+    static func hexDigest(_ text: String) -> String {
+        hash(Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
     /// The digest of `bytes`: 32 bytes.
     static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
         var state = initial
