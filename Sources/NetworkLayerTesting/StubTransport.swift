@@ -24,13 +24,9 @@ import NetworkLayer
 /// upload's file is read into ``RecordedRequest/body``, and its progress reported as sent at once.
 public final class StubTransport: HTTPTransport {
     private let routes = StubRoutes()
-    private let defaultTimeout: TimeInterval?
 
     /// Creates an empty stub set.
-    /// - Parameter timeout: The timeout of requests that set none, in seconds; 60 by default, `nil` for none.
-    public init(timeout: TimeInterval? = 60) {
-        defaultTimeout = timeout
-    }
+    public init() {}
 
     /// Answers requests for `method` and `path` with `response`; registering a route again queues another response.
     /// - Parameters:
@@ -73,7 +69,8 @@ public final class StubTransport: HTTPTransport {
         let recorded = RecordedRequest(request.urlRequest, body: fileBody)
         if let size = recorded.body?.count { request.sendProgress?(Int64(size), Int64(size)) }
         let answer = routes.respond(to: recorded)
-        try await wait(answer.delay, timeout: request.timeout ?? defaultTimeout)
+        let timeout = request.urlRequest.timeoutInterval
+        try await wait(answer.delay, timeout: timeout.isFinite && timeout > 0 ? timeout : nil)
         if let error = answer.error { throw APIError(transportError: error) }
         let head = HTTPResponse(statusCode: answer.statusCode, headers: answer.headers, url: request.urlRequest.url)
         guard let chunks = answer.chunks, chunks.count > 1 else { return TransportResponse(head: head, body: ResponseBody(answer.body)) }

@@ -177,13 +177,11 @@ struct LinuxTrapTests {
         return stopwatch.seconds
     }
 
-    @Test("Without an endpoint timeout, the session's sub-second timeout applies")
-    func sessionTimeout() async throws {
-        let configuration = URLSessionTransport.defaultConfiguration()
-        configuration.timeoutIntervalForRequest = 0.5
+    @Test("Without an endpoint timeout, the client's sub-second timeout applies")
+    func clientTimeout() async throws {
         let stopwatch = Stopwatch()
-        let result: Result<Echo, APIError> = await NetworkClient(transport: URLSessionTransport(configuration: configuration)).fetch(
-            try HTTPBinEndpoint("/delay/3"))
+        let client = NetworkClient(transport: URLSessionTransport(), configuration: ClientConfiguration(timeout: 0.5))
+        let result: Result<Echo, APIError> = await client.fetch(try HTTPBinEndpoint("/delay/3"))
         let elapsed = stopwatch.seconds
         #expect(result.failure == .timedOut, "the server answers at 3 s")
         #expect(elapsed >= 0.5)

@@ -29,7 +29,7 @@ struct DeadlineTests {
     func drip(transport: TransportKind, verb: Verb) async throws {
         let server = try Self.drippingServer()
         defer { server.stop() }
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 1), configuration: ClientConfiguration(deadline: 1))
+        let client = NetworkClient(transport: transport.makeTransport(), configuration: ClientConfiguration(timeout: 1, deadline: 1))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(1)) { try await verb.run(client, TestEndpoint(base: server.baseURL)) }
         // The body takes 200 s; without the deadline only the end of the test run would stop it.
@@ -40,7 +40,7 @@ struct DeadlineTests {
     func processing(transport: TransportKind, verb: Verb) async throws {
         let server = try InterimResponseTests.processingServer()
         defer { server.stop() }
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 30), configuration: ClientConfiguration(deadline: 2))
+        let client = NetworkClient(transport: transport.makeTransport(), configuration: ClientConfiguration(timeout: 30, deadline: 2))
         let stopwatch = Stopwatch()
         await #expect(throws: APIError.deadlineExceeded(2)) { try await verb.run(client, TestEndpoint(base: server.baseURL)) }
         #expect(stopwatch.seconds >= 2 && stopwatch.seconds < 7, "failed after \(stopwatch.seconds) s")
@@ -58,7 +58,7 @@ struct DeadlineTests {
         }
         defer { slow.stop() }
         // Four seconds for the head, which a loaded machine may take a while to send.
-        let client = NetworkClient(transport: transport.makeTransport(timeout: 10), configuration: ClientConfiguration(deadline: 4))
+        let client = NetworkClient(transport: transport.makeTransport(), configuration: ClientConfiguration(timeout: 10, deadline: 4))
         var text = ""
         for try await chunk in try await client.stream(for: TestEndpoint(base: slow.baseURL)) {
             text += String(decoding: chunk, as: UTF8.self)

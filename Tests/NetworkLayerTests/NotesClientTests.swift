@@ -97,15 +97,15 @@ struct NotesClientTests {
 
         // The refresh goes through a client without the authenticator.
         let plain = NetworkClient(
-            transport: transport.makeTransport(timeout: 10), configuration: ClientConfiguration(baseURL: environment.baseURL))
+            transport: transport.makeTransport(), configuration: ClientConfiguration(baseURL: environment.baseURL, timeout: 10))
         let refreshes = Locked(0)
         let auth = RefreshingAuthenticator(token: nil) { _ in
             refreshes.withLock { $0 += 1 }
             return try await plain.send(NotesAPI.refresh, as: Session.self).token
         }
         let client = NetworkClient(
-            transport: transport.makeTransport(timeout: 10),
-            configuration: ClientConfiguration(baseURL: environment.baseURL, interceptors: [auth])
+            transport: transport.makeTransport(),
+            configuration: ClientConfiguration(baseURL: environment.baseURL, interceptors: [auth], timeout: 10)
         )
         .withValidation(Self.decodeNotesError)
 

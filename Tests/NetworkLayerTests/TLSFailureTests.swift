@@ -112,7 +112,7 @@ struct TLSFailureTests {
             let servers = try await onOwnThread { try TLSServers() }
             defer { servers.stop() }
             let httpClient = try Self.trustingClient(servers)
-            let client = NetworkClient(transport: .asyncHTTPClient(httpClient, timeout: 20))
+            let client = NetworkClient(transport: .asyncHTTPClient(httpClient)) { $0.timeout = 20 }
             // Trusted, in date and for this host: served.
             let served = await client.fetch(TestEndpoint(base: servers.baseURL(.valid), path: "/"), as: String.self)
             #expect((try? served.get()) == "ok", "\(served)")

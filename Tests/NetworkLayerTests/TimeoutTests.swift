@@ -11,16 +11,16 @@ import Testing
 @Suite("Timeouts over real sockets", .timeSensitive)
 struct TimeoutTests {
     @Test(
-        "Without an endpoint timeout, the transport's timeout applies (a session's timeoutIntervalForRequest)", arguments: TransportKind.all
+        "Without an endpoint timeout, the client's timeout applies (ClientConfiguration.timeout)", arguments: TransportKind.all
     )
-    func sessionTimeout(transport: TransportKind) async throws {
+    func clientTimeout(transport: TransportKind) async throws {
         let server = try SilentServer()
         defer { server.stop() }
         let client = transport.makeClient(timeout: 1)
         let started = Date()
         let result = await client.fetch(TestEndpoint(base: server.baseURL), as: Empty.self)
         #expect(result.failure == .timedOut)
-        #expect(Date().timeIntervalSince(started) < 30, "the transport's 1 s, not the request default of 60 s")
+        #expect(Date().timeIntervalSince(started) < 30, "the client's 1 s, not the request default of 60 s")
     }
 
     @Test("A sub-second endpoint timeout never fires before its time", arguments: TransportKind.all)
@@ -87,15 +87,13 @@ struct TimeoutTests {
         #expect(late.isEmpty, "\(late.count) fired late, the first \(late.first.map { "\($0.timeout) s after \($0.elapsed)" } ?? "")")
     }
 
-    @Test("A stub that answers late times out at the session's timeout when the endpoint sets none")
-    func stubSessionDeadline() async throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 0.3
-        let stubs = StubSession(configuration: configuration)
+    @Test("A stub that answers late times out at the client's timeout when the endpoint sets none")
+    func stubClientDeadline() async throws {
+        let stubs = StubSession()
         stubs.register(.get, "/items", .json("{}", delay: 20))
         let client = NetworkClient(
             transport: URLSessionTransport(session: stubs.session),
-            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "tests.callback")))
+            configuration: ClientConfiguration(timeout: 0.3, callbackQueue: DispatchQueue(label: "tests.callback")))
         let stopwatch = Stopwatch()
         let result = await client.fetch(TestEndpoint(), as: Empty.self)
         #expect(result.failure == .timedOut)

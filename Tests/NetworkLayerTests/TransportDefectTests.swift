@@ -65,16 +65,17 @@ struct TransportDefectTests {
         #expect(received.allSatisfy { Data("first".utf8).contains($0) })
     }
 
-    @Test("An endpoint timeout of exactly 60 seconds is the endpoint's, not the session's")
+    @Test("A timeout of exactly 60 seconds, an endpoint's or a hand-built request's, is kept over the client's")
     func sixtySecondTimeout() async throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 0.3
-        let stubs = StubSession(configuration: configuration)
-        stubs.register(.get, "/items", .json(#"{"id":1,"title":"Heat"}"#, delay: 0.8))
+        let stubs = StubSession()
+        for _ in 0..<3 { stubs.register(.get, "/items", .json(#"{"id":1,"title":"Heat"}"#, delay: 0.8)) }
         let client = NetworkClient(
             transport: URLSessionTransport(session: stubs.session),
-            configuration: ClientConfiguration(callbackQueue: DispatchQueue(label: "tests.callback")))
+            configuration: ClientConfiguration(timeout: 0.3, callbackQueue: DispatchQueue(label: "tests.callback")))
         #expect(try await client.send(TestEndpoint(timeout: 60), as: Movie.self) == Movie(id: 1, title: "Heat"))
+        var request = try TestEndpoint().urlRequest()
+        request.timeoutInterval = 60
+        #expect(try await client.send(with: request, as: Movie.self) == Movie(id: 1, title: "Heat"))
         await #expect(throws: APIError.timedOut) { try await client.send(TestEndpoint(), as: Movie.self) }
     }
 

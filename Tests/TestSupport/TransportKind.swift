@@ -44,7 +44,7 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
 
     /// A fresh client over this transport, as an application would keep one.
     /// - Parameters:
-    ///   - timeout: The idle timeout of requests that set none; the transport's default (60 s) by default.
+    ///   - timeout: The idle timeout of requests that set none; the client's default (60 s) by default.
     ///   - acceptableStatusCodes: The statuses that count as success; `200..<300` by default.
     ///   - interceptors: The client's interceptors; none by default.
     ///   - responseLimits: How large a response body may grow; `.default` by default.
@@ -55,21 +55,20 @@ public enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConve
         responseLimits: ResponseLimits = .default
     ) -> NetworkClient {
         NetworkClient(
-            transport: makeTransport(timeout: timeout),
+            transport: makeTransport(),
             configuration: ClientConfiguration(
-                acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, responseLimits: responseLimits))
+                acceptableStatusCodes: acceptableStatusCodes, interceptors: interceptors, timeout: timeout ?? 60,
+                responseLimits: responseLimits))
     }
 
-    /// This transport, with `timeout` as its idle timeout when given.
-    public func makeTransport(timeout: TimeInterval? = nil) -> any HTTPTransport {
+    /// This transport, as an application would make it.
+    public func makeTransport() -> any HTTPTransport {
         switch self {
         case .urlSession:
-            let configuration = URLSessionTransport.defaultConfiguration()
-            if let timeout { configuration.timeoutIntervalForRequest = timeout }
-            return URLSessionTransport(configuration: configuration)
+            return URLSessionTransport(configuration: URLSessionTransport.defaultConfiguration())
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return AsyncHTTPClientTransport(timeout: timeout ?? 60)
+                return AsyncHTTPClientTransport()
         #endif
         }
     }

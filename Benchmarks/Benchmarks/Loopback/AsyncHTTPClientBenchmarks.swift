@@ -9,11 +9,11 @@
     import NetworkLayer
 
     /// The loopback benchmarks over ``AsyncHTTPClientTransport`` (`-AHC-ours`), each with a twin doing the
-    /// same work with AsyncHTTPClient alone (`-AHC-raw`), on the same client:
-    /// `AsyncHTTPClientTransport.defaultClient`. Against the `URLSession` benchmarks of the same run
+    /// same work with AsyncHTTPClient alone (`-AHC-raw`), on a client made as the transport makes its
+    /// own (`MoviesRequest.rawClient`). Against the `URLSession` benchmarks of the same run
     /// (`-raw`), they show what the transport gains; against their twins, what the layer costs over it.
     func asyncHTTPClientBenchmarks(_ fixture: LoopbackFixture, memory: Benchmark.Configuration, transfer: Benchmark.Configuration) {
-        let client = AsyncHTTPClientTransport.defaultClient
+        let client = MoviesRequest.rawClient
         let layer = NetworkClient(transport: .asyncHTTPClient())
 
         layerBenchmarks(fixture, suffix: "-AHC-ours", memory: memory, transfer: transfer) { layer }

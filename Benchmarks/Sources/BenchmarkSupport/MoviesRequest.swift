@@ -24,7 +24,7 @@ public struct MoviesRequest: Sendable {
         #if AHC
             /// The layer over `AsyncHTTPClientTransport`.
             case ahc
-            /// `HTTPClient.execute` and `collect` on the transport's default client, and `JSONDecoder`.
+            /// `HTTPClient.execute` and `collect` on ``MoviesRequest/rawClient``, and `JSONDecoder`.
             case ahcRaw = "ahc-raw"
         #endif
 
@@ -79,7 +79,7 @@ public struct MoviesRequest: Sendable {
             return await Self.send(url, on: session, decoder: decoder)
         }
         #if AHC
-            return await Self.send(base + "/movies?page=1", on: AsyncHTTPClientTransport.defaultClient, decoder: decoder)
+            return await Self.send(base + "/movies?page=1", on: Self.rawClient, decoder: decoder)
         #else
             return false
         #endif
@@ -94,6 +94,12 @@ public struct MoviesRequest: Sendable {
     }
 
     #if AHC
+        /// The client the raw AsyncHTTPClient side sends through, made as a transport makes its own:
+        /// from `AsyncHTTPClientTransport.defaultConfiguration()` on `HTTPClient.defaultEventLoopGroup`.
+        /// It lives as long as the process.
+        public static let rawClient = HTTPClient(
+            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: AsyncHTTPClientTransport.defaultConfiguration())
+
         /// The raw AsyncHTTPClient side: `execute`, a 200, `collect` and `decoder`; false when any fails.
         public static func send(_ url: String, on client: HTTPClient, decoder: JSONDecoder) async -> Bool {
             guard let response = try? await client.execute(HTTPClientRequest(url: url), timeout: .seconds(60)),

@@ -9,7 +9,7 @@ import Synchronization
 #endif
 
 /// One session for every test, as an app keeps one: NetworkLayer advises against short-lived sessions.
-let sharedSession = URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session
+let sharedSession = URLSessionTransport().session
 
 /// What one run of the `movies` command printed and returned.
 struct MoviesRun {

@@ -23,8 +23,8 @@ extension APIClient {
 
     /// Sends a request you built yourself and decodes the body as `T`, like ``fetch(_:as:)``.
     ///
-    /// Its timeout is the request's `timeoutInterval` when you changed it from the default of 60
-    /// seconds, else the transport's (the session's `timeoutIntervalForRequest`).
+    /// Its idle timeout is its own `timeoutInterval` (60 seconds unless you set it), not
+    /// ``ClientConfiguration/timeout``.
     public func fetch<T: Decodable>(with request: URLRequest, as type: T.Type = T.self) async -> Result<T, APIError> {
         await fetch(makeCall(for: request), as: type)
     }
@@ -107,7 +107,7 @@ extension APIClient {
             // and deadlines need: 3–6 K instructions a request (see the Performance article).
             let response: HTTPResponse
             do throws(APIError) {
-                let request = try PreparedBody.none.transportRequest(for: call.request, timeout: call.timeout, sendProgress: nil)
+                let request = try PreparedBody.none.transportRequest(for: call.request, sendProgress: nil)
                 response = try await Self.attempt(request, call: call, delivery: .buffered, limit: .inMemory, transport: transport)
                     .collected()
             } catch {

@@ -78,9 +78,7 @@ extension APIClient {
                     sendProgress?(sent, expected)
                 }
             }
-            // Without interceptors (no context) nothing adapted the request: its timeout is the call's.
-            let timeout = context == nil ? call.timeout : Self.timeout(of: sent, adaptedFrom: request, else: call.timeout)
-            let transportRequest = try body.transportRequest(for: sent, timeout: timeout, sendProgress: progress)
+            let transportRequest = try body.transportRequest(for: sent, sendProgress: progress)
             let received = try await Self.attempt(
                 transportRequest, call: call, delivery: delivery, limit: limit, transport: transport,
                 chain: context.map { (pipeline, $0) }, meter: meter,
@@ -196,19 +194,6 @@ extension APIClient {
         return Data(body.prefix(rejectedBodyLimit))
     }
 
-    /// The idle timeout of a request built by hand: its own when it differs from `URLRequest`'s default
-    /// of 60 seconds, else `nil` (the transport's). An endpoint's call takes the endpoint's `timeout`.
-    static func timeout(of request: URLRequest) -> TimeInterval? {
-        request.timeoutInterval == defaultRequestTimeout ? nil : request.timeoutInterval
-    }
-
-    /// The timeout of an attempt: the adapted request's `timeoutInterval` when an interceptor changed
-    /// it to a positive number of seconds, else `timeout`.
-    static func timeout(of sent: URLRequest, adaptedFrom built: URLRequest, else timeout: TimeInterval?) -> TimeInterval? {
-        let adapted = sent.timeoutInterval
-        return adapted != built.timeoutInterval && adapted.isFinite && adapted > 0 ? adapted : timeout
-    }
-
     /// The most of a rejected body kept for its error; a streamed transfer stops there.
     static var rejectedBodyLimit: Int { 64 * 1024 }
 }
@@ -220,5 +205,5 @@ typealias ExchangeSender =
         URLRequest, _ send: (URLRequest) async throws(APIError) -> TransportResponse
     ) async throws(APIError) -> TransportResponse
 
-/// The timeout a `URLRequest` gets when nobody sets one.
+/// The timeout a `URLRequest` has when nobody sets one, as `URLSessionConfiguration`'s `timeoutIntervalForRequest`.
 let defaultRequestTimeout: TimeInterval = 60

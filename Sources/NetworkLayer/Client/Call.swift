@@ -4,16 +4,14 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A request as built, with what sending it takes besides: the upload that goes beside it, its
-/// timeout, the statuses it accepts, the decoder of its body and how large that body may grow.
+/// A request as built (its `timeoutInterval` the idle timeout), with what sending it takes besides:
+/// the upload that goes beside it, the statuses it accepts, the decoder of its body and how large that body may grow.
 /// Every verb starts from one.
 struct Call: Sendable {
     /// The request, with its body when the body is in memory.
     var request: URLRequest
     /// A body streamed beside the request (a file or a form), or `nil`.
     var upload: UploadBody?
-    /// The idle timeout, or `nil` for the transport's.
-    var timeout: TimeInterval?
     /// The statuses that count as success: the endpoint's, else the client's.
     var acceptableStatusCodes: Set<Int>
     /// Decodes the body: the endpoint's, else the client's.
@@ -35,30 +33,28 @@ struct Call: Sendable {
 }
 
 extension APIClient {
-    /// The call `endpoint` describes: built against the configuration's base URL with its encoder,
-    /// with its options merged with the configuration.
+    /// The call `endpoint` describes: built against the configuration's base URL with its encoder and
+    /// timeout, with its options merged with the configuration.
     func makeCall(for endpoint: some Endpoint) throws(APIError) -> Call {
         let configuration = configuration
         let options = endpoint.options
         let (request, upload) = try endpoint.builtRequest(
-            baseURL: configuration.baseURL, encoder: configuration.encoder, timeout: options.timeout)
-        // The built request keeps URLRequest's default unless the options set one: no need to read it back.
-        return Self.makeCall(request, upload: upload, timeout: options.timeout, options: options, configuration: configuration)
+            baseURL: configuration.baseURL, encoder: configuration.encoder, timeout: options.timeout ?? configuration.timeout)
+        return Self.makeCall(request, upload: upload, options: options, configuration: configuration)
     }
 
-    /// The call of a request built by hand, with the configuration's settings.
+    /// The call of a request built by hand, with its own timeout and the configuration's other settings.
     func makeCall(for request: URLRequest) -> Call {
-        Self.makeCall(request, upload: nil, timeout: Self.timeout(of: request), options: CallOptions(), configuration: configuration)
+        Self.makeCall(request, upload: nil, options: CallOptions(), configuration: configuration)
     }
 
     /// The one place a call's options meet the client's configuration: each option set wins.
     private static func makeCall(
-        _ request: URLRequest, upload: UploadBody?, timeout: TimeInterval?, options: CallOptions, configuration: ClientConfiguration
+        _ request: URLRequest, upload: UploadBody?, options: CallOptions, configuration: ClientConfiguration
     ) -> Call {
         Call(
             request: request,
             upload: upload,
-            timeout: timeout,
             acceptableStatusCodes: options.acceptableStatusCodes ?? configuration.acceptableStatusCodes,
             decoder: options.decoder ?? configuration.decoder,
             redirectPolicy: options.redirectPolicy ?? configuration.redirectPolicy,

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Everything a client decides for all its calls, as one value: where relative endpoints go, how
-/// bodies are coded, which statuses succeed, the interceptors, redirects, deadline, limits and
-/// validation. An endpoint's ``CallOptions`` override it call by call.
+/// bodies are coded, which statuses succeed, the interceptors, redirects, timeout, deadline, limits
+/// and validation. An endpoint's ``CallOptions`` override it call by call.
 ///
 /// Make it once and keep it, stored: a client's interceptors (a ``CookieJar``, an ``HTTPCache``, a
 /// ``RefreshingAuthenticator``) hold state, and a configuration made anew on each read would start
@@ -29,7 +29,12 @@ public struct ClientConfiguration: Sendable {
     public var interceptors: [any Interceptor]
     /// How redirects are followed, and what may go with them; ``RedirectPolicy/default`` by default.
     public var redirectPolicy: RedirectPolicy
-    /// The total deadline of every call, in seconds, beside the idle timeout; `nil` (the default) for none.
+    /// The idle timeout of every call, in seconds: an exchange that sends and receives nothing for
+    /// that long fails with ``APIError/timedOut``; 60 by default, as `URLRequest`'s and `URLSession`'s.
+    /// An endpoint's ``CallOptions/timeout`` overrides it, and an interceptor may set an attempt's in
+    /// its request's `timeoutInterval`; a request built by hand keeps its own `timeoutInterval`.
+    public var timeout: TimeInterval
+    /// The total deadline of every call, in seconds, beside the idle ``timeout``; `nil` (the default) for none.
     ///
     /// The idle timeout ends an exchange when nothing moves for that long; the deadline ends the whole
     /// call, however busy the server keeps it (a body dripping a byte at a time, a `102 Processing`
@@ -67,6 +72,7 @@ public struct ClientConfiguration: Sendable {
     ///   - acceptableStatusCodes: The status codes treated as success; `200..<300` by default.
     ///   - interceptors: Adapt, intercept, retry and observe every request, in order; none by default.
     ///   - redirectPolicy: How redirects are followed; ``RedirectPolicy/default`` by default.
+    ///   - timeout: The idle timeout of every call in seconds; 60 by default.
     ///   - deadline: The total deadline of every call in seconds, retries included; `nil` (none) by default.
     ///   - responseLimits: How large a response body may grow; ``ResponseLimits/default`` by default.
     ///   - callbackQueue: The queue for completion handlers; `.main` by default.
@@ -78,6 +84,7 @@ public struct ClientConfiguration: Sendable {
         acceptableStatusCodes: Set<Int> = Set(200..<300),
         interceptors: [any Interceptor] = [],
         redirectPolicy: RedirectPolicy = .default,
+        timeout: TimeInterval = 60,
         deadline: TimeInterval? = nil,
         responseLimits: ResponseLimits = .default,
         callbackQueue: DispatchQueue = .main,
@@ -89,6 +96,7 @@ public struct ClientConfiguration: Sendable {
         self.acceptableStatusCodes = acceptableStatusCodes
         self.interceptors = interceptors
         self.redirectPolicy = redirectPolicy
+        self.timeout = timeout
         self.deadline = deadline
         self.responseLimits = responseLimits
         self.callbackQueue = callbackQueue

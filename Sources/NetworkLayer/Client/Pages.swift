@@ -110,7 +110,7 @@ extension APIClient {
                     call.requiresAuthentication = false
                 }
                 call.upload = nil
-                call.timeout = first.options.timeout ?? Self.timeout(of: request)
+                if let timeout = first.options.timeout { call.request.timeoutInterval = timeout }
                 let response = try await execute(call)
                 return Response(value: try decode(Page.self, from: response, for: call), response: response)
             }, maximumPages: maximumPages, endsOnRepeatedURL: true)

@@ -20,7 +20,7 @@ import Foundation
 /// ```
 public struct CallOptions: Sendable {
     /// The idle timeout in seconds: an attempt fails with ``APIError/timedOut`` when nothing was sent or
-    /// received for that long. `nil` uses the transport's (the session's `timeoutIntervalForRequest`).
+    /// received for that long. `nil` uses the client's ``ClientConfiguration/timeout``.
     public var timeout: TimeInterval?
     /// The total deadline of the call in seconds, in place of the client's ``ClientConfiguration/deadline``;
     /// `.infinity` for none whatever the client's; `nil` uses the client's.

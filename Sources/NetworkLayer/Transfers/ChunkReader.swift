@@ -17,14 +17,14 @@ protocol ChunkParser {
 /// either way, drops the stream's iterator, which ends the transfer.
 struct ChunkReader<Parser: ChunkParser> {
     /// The stream; `nil` once it has ended or failed.
-    private var base: ResponseStream.Iterator?
+    private var base: ResponseBody.Iterator?
     private var parser: Parser
     private var pending: [Parser.Element] = []
     private var nextIndex = 0
     /// The error to throw once the elements before it have been read.
     private var failure: APIError?
 
-    init(base: ResponseStream.Iterator, parser: Parser) {
+    init(base: ResponseBody.Iterator, parser: Parser) {
         self.base = base
         self.parser = parser
     }

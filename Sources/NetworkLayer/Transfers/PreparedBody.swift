@@ -49,10 +49,9 @@ struct PreparedBody: Sendable {
     /// - Throws: ``APIError/invalidRequest(_:)`` when the request's method may not carry the body.
     func transportRequest(
         for request: URLRequest,
-        timeout: TimeInterval?,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)?
     ) throws(APIError) -> TransportRequest {
-        var transportRequest = TransportRequest(request, timeout: timeout, sendProgress: sendProgress)
+        var transportRequest = TransportRequest(request, sendProgress: sendProgress)
         switch source {
         case .request:
             break

@@ -30,7 +30,7 @@ extension ResponseStream {
         public struct Iterator: AsyncIteratorProtocol {
             private var reader: ChunkReader<EventParser>
 
-            fileprivate init(base: ResponseStream.Iterator, limit: Int) {
+            fileprivate init(base: ResponseBody.Iterator, limit: Int) {
                 reader = ChunkReader(base: base, parser: EventParser(splitter: LineSplitter(limit: limit)))
             }
 

@@ -38,7 +38,7 @@ extension ResponseStream {
         public struct Iterator: AsyncIteratorProtocol {
             private var reader: ChunkReader<LineParser>
 
-            fileprivate init(base: ResponseStream.Iterator, limit: Int) {
+            fileprivate init(base: ResponseBody.Iterator, limit: Int) {
                 reader = ChunkReader(base: base, parser: LineParser(splitter: LineSplitter(limit: limit)))
             }
 

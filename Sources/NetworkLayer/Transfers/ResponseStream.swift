@@ -38,56 +38,19 @@ public struct ResponseStream: AsyncSequence, Sendable {
     let decoder: JSONDecoder
     /// The longest line or event ``lines`` and ``events`` hold before failing.
     let bufferLimit: Int
-    private let source: Source
+    /// The body, cancelled when the stream is dropped; every read of the stream reads it.
+    private let end: ResponseBodyEnd
 
     init(response: HTTPResponse, body: ResponseBody, decoder: JSONDecoder, bufferLimit: Int) {
         self.response = response
         self.decoder = decoder
         self.bufferLimit = bufferLimit
-        source = Source(body: body)
+        end = ResponseBodyEnd(body)
     }
 
-    /// Makes the iterator; a stream is read once, and ending that read ends the transfer.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(source: source)
-    }
-
-    /// Reads a ``ResponseStream``'s chunks.
-    public struct Iterator: AsyncIteratorProtocol {
-        private var base: ResponseBody.Iterator
-        private let reader: Reader
-
-        fileprivate init(source: Source) {
-            base = source.body.makeAsyncIterator()
-            reader = Reader(source: source)
-        }
-
-        /// The next chunk, or `nil` once the body has been read to its end.
-        /// - Throws: The ``APIError`` that ended the transfer; ``APIError/cancelled`` when the task was cancelled.
-        public mutating func next() async throws(APIError) -> Data? {
-            try await base.next()
-        }
-    }
-
-    /// What a stream and its iterators share; when the last of them is gone, the transfer is cancelled.
-    fileprivate final class Source: Sendable {
-        let body: ResponseBody
-
-        init(body: ResponseBody) {
-            self.body = body
-        }
-
-        deinit { body.cancel() }
-    }
-
-    /// An iterator's hold on the transfer: when the iterator goes (the loop ended, however), so does the transfer.
-    fileprivate final class Reader: Sendable {
-        let source: Source
-
-        init(source: Source) {
-            self.source = source
-        }
-
-        deinit { source.body.cancel() }
+    /// Makes the iterator, the body's own: a stream is read once, and ending that read (the loop
+    /// ending, however) ends the transfer, even while the stream is still held.
+    public func makeAsyncIterator() -> ResponseBody.Iterator {
+        end.body.makeEndingIterator(keeping: end)
     }
 }

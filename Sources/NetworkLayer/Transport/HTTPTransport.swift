@@ -31,7 +31,7 @@ import Foundation
 ///   the transfer down instead of failing it (see ``ResponseBody``).
 /// - Cancelling the calling task, or the reader abandoning the body, ends the exchange and closes its
 ///   connection; the error is then ``APIError/cancelled``.
-/// - ``TransportRequest/timeout`` is an idle timeout: the exchange fails with ``APIError/timedOut``
+/// - The request's `timeoutInterval` is an idle timeout: the exchange fails with ``APIError/timedOut``
 ///   when no byte was sent or received for that long (the wait for the response head included).
 /// - Errors are ``APIError``s: ``APIError/requestFailed(_:)`` for what the network did.
 public protocol HTTPTransport: Sendable {

@@ -98,6 +98,15 @@ public struct ResponseBody: AsyncSequence, Sendable {
         }
     }
 
+    /// Makes an iterator whose end is the body's: once it and its copies are gone, an unfinished body
+    /// is cancelled, however many copies of the body remain (a ``ResponseStream``'s loop that ends).
+    /// It keeps `owner` (the stream's own end) alive as long as it reads.
+    func makeEndingIterator(keeping owner: ResponseBodyEnd) -> Iterator {
+        var iterator = makeAsyncIterator()
+        iterator.end = ResponseBodyEnd(self, owner: owner)
+        return iterator
+    }
+
     /// Reads the whole body into memory: its chunks are kept as they arrive and joined once, at its end,
     /// so that a body that fails on the way has cost no copy.
     /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task is cancelled.
@@ -195,6 +204,8 @@ public struct ResponseBody: AsyncSequence, Sendable {
         private let limit: Limit?
         private let meter: TransferMeter?
         private var received: Int64 = 0
+        /// Cancels an unfinished body when the iterator and its copies are gone; see ``ResponseBody/makeEndingIterator()``.
+        fileprivate var end: ResponseBodyEnd?
 
         fileprivate init(pending: Data?, reader: ResponseBodyReader?, limit: Limit?, meter: TransferMeter?) {
             self.pending = pending
@@ -290,4 +301,19 @@ extension ResponseBody {
             buffer.finish(with: error)
         }
     }
+}
+
+/// Cancels a body when it goes: held by a ``ResponseStream`` and its iterators, so that dropping
+/// either ends the transfer, with the body's events, however many copies of the body remain.
+final class ResponseBodyEnd: Sendable {
+    let body: ResponseBody
+    /// The end this one keeps alive: an iterator's keeps its stream's.
+    private let owner: ResponseBodyEnd?
+
+    init(_ body: ResponseBody, owner: ResponseBodyEnd? = nil) {
+        self.body = body
+        self.owner = owner
+    }
+
+    deinit { body.cancel() }
 }

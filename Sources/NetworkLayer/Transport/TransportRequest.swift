@@ -5,19 +5,18 @@ import Foundation
 #endif
 
 /// What an ``HTTPTransport`` sends: a `URLRequest` (method, URL, headers and an in-memory body), or
-/// its head with a body streamed from a file, how long the exchange may stay idle, and how much of
-/// the response body may be collected in memory.
+/// its head with a body streamed from a file, and how much of the response body may be collected in
+/// memory. The request's `timeoutInterval` is the exchange's idle timeout.
 public struct TransportRequest: Sendable {
     /// The request: method, URL and headers, and its body when the body is in memory (`httpBody`,
-    /// or a streamed `httpBodyStream`). Its `timeoutInterval` is not read: see ``timeout``.
+    /// or a streamed `httpBodyStream`). Its `timeoutInterval` is the longest the exchange may go
+    /// without sending or receiving a byte, in seconds, the wait for the response head included: 60
+    /// unless set, and none when it is not a positive number. The client sets it from
+    /// ``CallOptions/timeout`` or ``ClientConfiguration/timeout``; a request built by hand keeps its own.
     public var urlRequest: URLRequest
     /// A file whose contents are the body, streamed as they are sent (never read whole), in place of
     /// any body of ``urlRequest``; `nil` by default.
     public var bodyFile: URL?
-    /// The longest the exchange may go without sending or receiving a byte, in seconds, the wait for
-    /// the response head included; `nil` (the default) leaves it to the transport
-    /// (``URLSessionTransport``: its session's `timeoutIntervalForRequest`).
-    public var timeout: TimeInterval?
     /// Called as the body goes out, with the bytes sent so far and the total when known; on an
     /// arbitrary thread, so keep it quick. `nil` by default. The client counts
     /// ``AttemptMetrics/bytesSent`` from it, so a transport reports every body it sends.
@@ -34,22 +33,26 @@ public struct TransportRequest: Sendable {
     /// - Parameters:
     ///   - urlRequest: The request, with its body when the body is in memory.
     ///   - bodyFile: A file to stream as the body instead; `nil` by default.
-    ///   - timeout: The idle timeout in seconds; `nil` (the default) leaves it to the transport.
     ///   - sendProgress: Called as the body goes out; `nil` by default.
     ///   - maximumBodySize: The most bytes of response body ``HTTPTransport/data(for:)`` collects;
     ///     `nil` (no limit) by default.
     public init(
         _ urlRequest: URLRequest,
         bodyFile: URL? = nil,
-        timeout: TimeInterval? = nil,
         sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)? = nil,
         maximumBodySize: Int64? = nil
     ) {
         self.urlRequest = urlRequest
         self.bodyFile = bodyFile
-        self.timeout = timeout
         self.sendProgress = sendProgress
         self.maximumBodySize = maximumBodySize
+    }
+
+    /// The idle timeout in seconds: the request's `timeoutInterval`, `nil` (none) when it is not a
+    /// positive number.
+    var idleTimeout: TimeInterval? {
+        let timeout = urlRequest.timeoutInterval
+        return timeout.isFinite && timeout > 0 ? timeout : nil
     }
 
     /// Whether a body goes with the request: a file, or a non-empty or streamed body in ``urlRequest``.

@@ -9,8 +9,9 @@ import Foundation
 /// Every request is a delegate-driven task (on one session per client), so the body can be collected,
 /// written to a file or streamed from the same callbacks, with one idle deadline and one way of
 /// cancelling. The session follows no redirect: it hands back every `3xx`, and the client follows it
-/// by its ``RedirectPolicy``, as over every transport. The timeout is the library's own, enforced to the millisecond on every platform:
-/// ``TransportRequest/timeout``, else the session's `timeoutIntervalForRequest`.
+/// by its ``RedirectPolicy``, as over every transport. The idle timeout is the request's
+/// `timeoutInterval`, enforced by the transport to the millisecond on every platform; the session's
+/// `timeoutIntervalForRequest` is not a second one (set ``ClientConfiguration/timeout`` instead).
 ///
 /// On Linux it also absorbs FoundationNetworking's traps, so that they behave as on Apple platforms:
 /// - a 401 with a `Basic` challenge comes back as the 401 instead of hanging (its body is lost);
@@ -61,33 +62,26 @@ public struct URLSessionTransport: HTTPTransport {
         #if canImport(FoundationNetworking)
             if let url = request.urlRequest.url, let refusal = FoundationNetworkingFailure.ipv6LiteralHostError(url) { throw refusal }
         #endif
-        let sessionTimeout = Self.timeout(of: session.configuration)
         let handler = SessionTaskHandler(
-            mode: mode, engine: engine, timeout: request.timeout ?? sessionTimeout,
+            mode: mode, engine: engine, timeout: request.idleTimeout,
             sendProgress: request.sendProgress, maximumBodySize: request.maximumBodySize, method: request.urlRequest.httpMethod)
         let isAlone = exchangesInFlight.withLock { count in
             defer { count += 1 }
             return count == 0
         }
         let outcome = await handler.run(
-            Self.prepared(request, sessionTimeout: sessionTimeout), bodyFile: request.bodyFile, isAlone: isAlone)
+            Self.prepared(request, session: session), bodyFile: request.bodyFile, isAlone: isAlone)
         exchangesInFlight.withLock { $0 -= 1 }
         let (response, body) = try outcome.get()
         return TransportResponse(head: HTTPResponse(response, body: Data()), body: body)
     }
 
-    /// The session's timeout, `nil` when it is not a positive number of seconds.
-    private static func timeout(of configuration: URLSessionConfiguration) -> TimeInterval? {
-        let timeout = configuration.timeoutIntervalForRequest
-        return timeout.isFinite && timeout > 0 ? timeout : nil
-    }
-
     /// The request as the task gets it: URLSession's own timer set out of the way of the transport's
     /// deadline (FoundationNetworking would cut it to whole seconds, and count time a reader holds
-    /// the transfer back), unless that timer cannot fire first (see ``foundationTimerIsHarmless(_:sessionTimeout:)``).
-    private static func prepared(_ request: TransportRequest, sessionTimeout: TimeInterval?) -> URLRequest {
+    /// the transfer back), unless that timer cannot fire first (see ``foundationTimerIsHarmless(_:session:)``).
+    private static func prepared(_ request: TransportRequest, session: URLSession) -> URLRequest {
         var urlRequest = request.urlRequest
-        if !foundationTimerIsHarmless(request, sessionTimeout: sessionTimeout) {
+        if !foundationTimerIsHarmless(request, session: session) {
             urlRequest.timeoutInterval = foundationTimeout
         }
         #if canImport(FoundationNetworking)
@@ -120,22 +114,20 @@ public struct URLSessionTransport: HTTPTransport {
     /// transport's deadline, so the week need not be set. Setting it copies a request the call
     /// still shares (about 1% of a loopback request on Linux).
     ///
-    /// On Linux that is a request without a body, whose `timeoutInterval` is the default 60 seconds
-    /// (never set, so FoundationNetworking takes the session's `timeoutIntervalForRequest`; or set to
-    /// 60), with no timeout of its own for the transport, over a session whose timeout is a whole
-    /// number of seconds (which FoundationNetworking does not cut) of at most 60: both timers are
-    /// then idle timers of that length, and the transport's starts first. FoundationNetworking arms
-    /// its timer when it sets the transfer up and arms it again after every header line, body chunk
-    /// and chunk of upload libcurl hands over (`_EasyHandle.resetTimer()`, Swift 6.3.1), and a
-    /// transfer on Linux never pauses for its reader (see ``SessionTaskHandler/makeBody()``), so it
-    /// counts no idle time the transport does not. On Apple platforms, where a reader pauses the
-    /// task, the week is always set.
-    private static func foundationTimerIsHarmless(_ request: TransportRequest, sessionTimeout: TimeInterval?) -> Bool {
+    /// On Linux that is a request without a body whose `timeoutInterval` is 60 seconds (URLRequest's
+    /// default, which FoundationNetworking replaces with the session's `timeoutIntervalForRequest`),
+    /// over a session whose timeout is a whole number of seconds (which FoundationNetworking does not
+    /// cut) of at least 60: FoundationNetworking's timer is then an idle timer no shorter than the
+    /// transport's, which starts first. FoundationNetworking arms its timer when it sets the transfer
+    /// up and arms it again after every header line, body chunk and chunk of upload libcurl hands
+    /// over (`_EasyHandle.resetTimer()`, Swift 6.3.1), and a transfer on Linux never pauses for its
+    /// reader (see ``SessionTaskHandler/makeBody()``), so it counts no idle time the transport does
+    /// not. On Apple platforms, where a reader pauses the task, the week is always set.
+    private static func foundationTimerIsHarmless(_ request: TransportRequest, session: URLSession) -> Bool {
         #if canImport(FoundationNetworking)
-            guard request.timeout == nil, let sessionTimeout, sessionTimeout >= 1, sessionTimeout <= defaultRequestTimeout,
-                sessionTimeout.rounded(.down) == sessionTimeout, request.urlRequest.timeoutInterval == defaultRequestTimeout
-            else { return false }
-            return !request.hasBody
+            guard request.urlRequest.timeoutInterval == defaultRequestTimeout, !request.hasBody else { return false }
+            let sessionTimeout = session.configuration.timeoutIntervalForRequest
+            return sessionTimeout.isFinite && sessionTimeout >= defaultRequestTimeout && sessionTimeout.rounded(.down) == sessionTimeout
         #else
             return false
         #endif

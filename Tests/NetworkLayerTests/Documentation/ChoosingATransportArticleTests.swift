@@ -109,7 +109,7 @@ extension ArticleTests {
             }
 
             @Test(
-                "One line switches a client over to AsyncHTTPClient; a client of your own is yours to shut down",
+                "One line switches a client over to AsyncHTTPClient; a configuration of your own, or a client that stays yours to shut down",
                 arguments: TransportKind.all.filter { !$0.isURLSession })
             func asyncHTTPClient(transport: TransportKind) async throws {
                 let server = try Self.pageServer()
@@ -120,9 +120,13 @@ extension ArticleTests {
 
                 var configuration = AsyncHTTPClientTransport.defaultConfiguration()
                 configuration.timeout.connect = .seconds(5)
+                let configured = NetworkClient(transport: .asyncHTTPClient(configuration: configuration)) { $0.timeout = 30 }
+                #expect(try await configured.send(endpoint, as: MoviePage.self).page == 1)
+                #expect(configured.configuration.timeout == 30)
+
                 let httpClient = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-                let own = NetworkClient(transport: .asyncHTTPClient(httpClient, timeout: 30))
-                #expect(try await own.send(endpoint, as: MoviePage.self).page == 1)
+                let shared = NetworkClient(transport: .asyncHTTPClient(httpClient))
+                #expect(try await shared.send(endpoint, as: MoviePage.self).page == 1)
                 try await httpClient.shutdown()
             }
         #endif

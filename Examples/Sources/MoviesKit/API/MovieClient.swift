@@ -6,7 +6,7 @@ import NetworkLayer
 #endif
 
 /// A TMDB client: an ``APIClient`` whose configuration's base URL is its environment with the API
-/// key, and whose ``RequestTimeout`` gives every request the client's timeout.
+/// key, and whose configuration's timeout is every request's.
 ///
 /// Each call is a typed ``Request`` (see `MovieRequests.swift`), so the client needs no method per
 /// call and the response type is inferred:
@@ -27,8 +27,8 @@ public struct MovieClient: APIClient {
     /// The seconds each call may take.
     public let timeout: TimeInterval
     /// The settings of every call: the environment's base URL with `api_key` as its query, which
-    /// every ``MovieAPI`` call resolves against (`…/3/movie/popular?api_key=KEY&page=1`), and a
-    /// ``RequestTimeout`` of ``timeout``, which adapts every attempt. Stored, as a client's
+    /// every ``MovieAPI`` call resolves against (`…/3/movie/popular?api_key=KEY&page=1`), and
+    /// ``timeout`` as every call's idle timeout. Stored, as a client's
     /// configuration must be: made once, in ``init(session:environment:apiKey:timeout:)``.
     public let configuration: ClientConfiguration
 
@@ -37,8 +37,7 @@ public struct MovieClient: APIClient {
 
     /// Creates a client over a session you own.
     /// - Parameters:
-    ///   - session: The session to send through; make it with
-    ///     `URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session`.
+    ///   - session: The session to send through; make it with `URLSessionTransport().session`.
     ///   - environment: Where requests go.
     ///   - apiKey: The TMDB v3 API key.
     ///   - timeout: The seconds each call may take; ``defaultTimeout`` by default.
@@ -48,14 +47,7 @@ public struct MovieClient: APIClient {
         self.apiKey = apiKey
         self.timeout = timeout
         configuration = ClientConfiguration(
-            baseURL: environment.baseURL(apiKey: apiKey), interceptors: [RequestTimeout(seconds: timeout)])
+            baseURL: environment.baseURL(apiKey: apiKey), timeout: timeout)
     }
 
-    /// NetworkLayer's ``URLSessionTransport/defaultConfiguration()`` (no cache, 64 connections per host)
-    /// with a request timeout of ``defaultTimeout``.
-    public static func defaultConfiguration() -> URLSessionConfiguration {
-        let configuration = URLSessionTransport.defaultConfiguration()
-        configuration.timeoutIntervalForRequest = defaultTimeout
-        return configuration
-    }
 }

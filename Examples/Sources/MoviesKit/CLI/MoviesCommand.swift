@@ -23,12 +23,12 @@ public struct MoviesCommand: Sendable {
     /// - Parameters:
     ///   - output: Where results and failures are written; the standard streams by default.
     ///   - environment: The process environment, for `TMDB_API_KEY`; empty by default.
-    ///   - session: The session to send through; one from ``MovieClient/defaultConfiguration()`` by default.
+    ///   - session: The session to send through; one from `URLSessionTransport.defaultConfiguration()` by default.
     ///   - startEmbeddedBackend: Starts the embedded server; called only when it is needed.
     public init(
         output: OutputSink = .standard,
         environment: [String: String] = [:],
-        session: URLSession = URLSessionTransport(configuration: MovieClient.defaultConfiguration()).session,
+        session: URLSession = URLSessionTransport().session,
         startEmbeddedBackend: @escaping @Sendable () async throws -> EmbeddedBackend
     ) {
         self.output = output

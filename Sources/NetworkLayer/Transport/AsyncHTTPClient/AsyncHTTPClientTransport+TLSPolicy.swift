@@ -15,11 +15,9 @@
         /// minimum version. BoringSSL validates every chain as usual (roots, dates, host name); pins are
         /// checked after that, on the certificate BoringSSL verified, before the connection carries a
         /// request (see <doc:SecuringConnections> for which certificates a pin can match here).
-        /// - Parameters:
-        ///   - tlsPolicy: Whom TLS trusts and who the client is.
-        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        /// - Parameter tlsPolicy: Whom TLS trusts and who the client is.
         /// - Throws: ``APIError/invalidTLSPolicy(_:)`` when NIOSSL cannot read a certificate or the key.
-        public init(tlsPolicy: TLSPolicy, timeout: TimeInterval = 60) throws(APIError) {
+        public init(tlsPolicy: TLSPolicy) throws(APIError) {
             var configuration = Self.defaultConfiguration()
             configuration.tlsConfiguration = try Self.tlsConfiguration(for: tlsPolicy)
             if !tlsPolicy.pins.isEmpty {
@@ -32,7 +30,7 @@
             // pin check and traps on a client certificate chain.
             let group = MultiThreadedEventLoopGroup.singleton
             let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: group, configuration: configuration))
-            self.init(client: owner.client, timeout: timeout, owner: owner)
+            self.init(client: owner.client, inflates: Self.inflatesBodies(for: configuration), owner: owner)
         }
 
         /// NIOSSL's client configuration for `policy`.
@@ -73,12 +71,10 @@
     extension HTTPTransport where Self == AsyncHTTPClientTransport {
         /// An ``AsyncHTTPClientTransport`` honouring `tlsPolicy` over a client of its own:
         /// `NetworkClient(transport: try .asyncHTTPClient(tlsPolicy: policy))`.
-        /// - Parameters:
-        ///   - tlsPolicy: Whom TLS trusts and who the client is.
-        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        /// - Parameter tlsPolicy: Whom TLS trusts and who the client is.
         /// - Throws: ``APIError/invalidTLSPolicy(_:)`` when NIOSSL cannot read a certificate or the key.
-        public static func asyncHTTPClient(tlsPolicy: TLSPolicy, timeout: TimeInterval = 60) throws(APIError) -> Self {
-            try AsyncHTTPClientTransport(tlsPolicy: tlsPolicy, timeout: timeout)
+        public static func asyncHTTPClient(tlsPolicy: TLSPolicy) throws(APIError) -> Self {
+            try AsyncHTTPClientTransport(tlsPolicy: tlsPolicy)
         }
     }
 

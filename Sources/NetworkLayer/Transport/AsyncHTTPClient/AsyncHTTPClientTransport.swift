@@ -17,7 +17,7 @@
     ///
     /// It keeps every promise of ``HTTPTransport``: the head comes back as soon as it arrives, the
     /// body streams with backpressure (a reader that stops reading stops the socket being read),
-    /// ``TransportRequest/timeout`` is an idle timeout to the millisecond, and cancelling closes the
+    /// the request's `timeoutInterval` is an idle timeout to the millisecond, and cancelling closes the
     /// connection. Uploads from a file are read in chunks as they are sent, never whole, and report
     /// their progress as the bytes are written. Failures are the same ``APIError``s as over
     /// `URLSession`: a timeout is ``APIError/timedOut``, cancellation ``APIError/cancelled``, and a
@@ -31,8 +31,9 @@
     /// (`redirectConfiguration: .disallow`, as in ``defaultConfiguration()``), and hands every `3xx`
     /// back for the client to follow by its ``RedirectPolicy``. A client that follows redirects itself
     /// fails the first one it follows with ``APIError/invalidRequest(_:)``, which says so. Connection
-    /// pooling, TLS, proxies and decompression are the `HTTPClient`'s: with ``defaultClient`` gzip and
-    /// deflate bodies arrive decoded. There is no cookie store (add a ``CookieJar``) and no URL cache.
+    /// pooling, TLS, proxies and decompression are the `HTTPClient`'s, which a transport makes from
+    /// ``defaultConfiguration()`` unless given a configuration or a client. There is no cookie store
+    /// (add a ``CookieJar``) and no URL cache.
     ///
     /// Each transport has a home event loop, taken from the client's group when it is made. A request
     /// alone in flight on the transport asks AsyncHTTPClient to run it there, so a run of requests one
@@ -40,31 +41,34 @@
     /// to another loop's thread for each; requests among others take the group's loops in turn, so a
     /// burst spreads its connections over the group. Either way the request is handed to its loop once.
     ///
-    /// When the client does not decompress bodies itself (its `decompression` is `.disabled`, as in
-    /// ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
+    /// When the transport makes its client from a configuration that does not decompress bodies (its
+    /// `decompression` is `.disabled`, as in ``defaultConfiguration()``), the transport does: it asks for gzip and deflate unless the request
     /// says what it accepts, and inflates the body a slice at a time, each counted against
     /// ``TransportRequest/maximumBodySize`` before the next is inflated. There is no ratio limit, so a
     /// legitimate body that compresses well passes, and a decompression bomb stops within 2 MiB of
     /// the limit. A client that decompresses itself inflates all of a socket read at once (64 KiB can
     /// become 64 MiB) before the limit can see it.
+    ///
+    /// The transport's own client has its own connection pool and is shut down with the transport;
+    /// only the event loop group (`HTTPClient.defaultEventLoopGroup`, one thread per core) is shared
+    /// by every transport in the process, on purpose: threads are the one thing a client per
+    /// transport would otherwise multiply.
     public struct AsyncHTTPClientTransport: HTTPTransport {
         /// The client that sends the requests. The transport never shuts down a client you gave it; one it
-        /// made for a ``TLSPolicy`` is shut down once the transport and every exchange through it are gone.
+        /// made is shut down once the transport and every exchange through it are gone.
         let client: HTTPClient
-        /// The idle timeout of a request whose ``TransportRequest/timeout`` is `nil`, in seconds.
-        let timeout: TimeInterval
         /// Whether gzip and deflate bodies are inflated here, since the client does not inflate them.
         private let inflates: Bool
-        /// The client the transport made for itself (``init(tlsPolicy:timeout:)``), shut down with its last copy.
+        /// The client the transport made for itself, shut down with its last copy; `nil` for a client you gave it.
         private let owner: OwnedHTTPClient?
         /// The event loop each exchange prefers, shared by the transport's copies.
         private let affinity: AsyncHTTPClientEventLoopAffinity
 
-        /// The client transports use unless given one: `HTTPClient.shared`'s configuration with the
-        /// changes below, which make it behave as ``NetworkClient``'s `URLSession` does.
+        /// The configuration a transport makes its client from unless given another:
+        /// `HTTPClient.shared`'s, with the changes below, which make it behave as ``URLSessionTransport`` does.
+        /// Start a configuration of your own from it.
         ///
         /// - It follows no redirect: the client does, by its ``RedirectPolicy``.
-        ///
         /// - A connection the server refuses fails the request at once, with
         ///   ``APIError/requestFailed(_:)`` (`cannotConnectToHost`). `HTTPClient.shared` retries it
         ///   until its 90-second connect timeout (async-http-client#743), so a request to a server that
@@ -72,22 +76,15 @@
         /// - Up to 64 connections per host, as in ``URLSessionTransport/defaultConfiguration()``, instead of
         ///   8: the time a request waits for a connection counts towards its timeout, and with 8, fifty
         ///   requests to one slow host time out in the queue.
-        /// - No read timeout of AsyncHTTPClient's own (the singleton's is 90 seconds): the transport's
+        /// - No read timeout of AsyncHTTPClient's own (the singleton's is 90 seconds): the request's
         ///   idle timeout is the one timeout, and does not count the time a stream's reader holds the
-        ///   body back. A client of your own with a read timeout fails a request silent for that long.
+        ///   body back. A configuration with a read timeout fails a request silent for that long.
         /// - No decompression of its own (`.disabled`) instead of the singleton's, limited to a ratio of
         ///   25 to 1: the transport inflates gzip and deflate bodies itself, with no ratio limit (JSON of
         ///   repetitive records compresses 160 to 1, and the singleton refuses it), bounded instead by
-        ///   the client's ``ResponseLimits``, counted a slice at a time. A client of your own whose
+        ///   the client's ``ResponseLimits``, counted a slice at a time. A configuration whose
         ///   decompression has a limit fails a body past it with ``APIError/requestFailed(_:)``
         ///   (`dataLengthExceedsMaximum`).
-        ///
-        /// Made once per process and never shut down, like `HTTPClient.shared`. Like any client, it
-        /// takes the tracer bootstrapped at the time it is made (see `defaultConfiguration()`).
-        public static let defaultClient: HTTPClient = HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: defaultConfiguration())
-
-        /// The configuration of ``defaultClient``, to start a client of your own from.
         ///
         /// As every AsyncHTTPClient configuration does, it takes the tracer that the application has
         /// bootstrapped (`InstrumentationSystem`) when it is made. When none is, it has no tracer
@@ -109,33 +106,38 @@
             return configuration
         }
 
-        /// Creates a transport over `client`.
-        /// - Parameters:
-        ///   - client: The client to send through; ``defaultClient`` by default. A client you pass
-        ///     stays yours to shut down, after the last request through it has ended.
-        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default, as
-        ///     `URLSessionConfiguration.default`'s `timeoutIntervalForRequest`.
-        public init(client: HTTPClient = defaultClient, timeout: TimeInterval = 60) {
-            self.init(client: client, timeout: timeout, owner: nil)
+        /// Creates a transport over an `HTTPClient` of its own, made from `configuration` on
+        /// AsyncHTTPClient's default event loop group, and shut down once the last copy of the
+        /// transport and the last exchange through it are gone.
+        ///
+        /// When `configuration` does not decompress bodies (its `decompression` is `.disabled`, as in
+        /// ``defaultConfiguration()``), the transport does, as described above.
+        /// - Parameter configuration: The client's configuration; ``defaultConfiguration()`` by default.
+        public init(configuration: HTTPClient.Configuration = defaultConfiguration()) {
+            let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+            self.init(client: owner.client, inflates: Self.inflatesBodies(for: configuration), owner: owner)
+        }
+
+        /// Creates a transport over `client`, which stays yours: shut it down after the last request
+        /// through it has ended. The transport inflates no body of its own accord: the client
+        /// decompresses as its configuration says.
+        /// - Parameter client: The client to send through.
+        public init(client: HTTPClient) {
+            self.init(client: client, inflates: false, owner: nil)
         }
 
         /// Creates a transport over `client`, which `owner` (when given) shuts down with the transport's last copy.
-        init(client: HTTPClient, timeout: TimeInterval, owner: OwnedHTTPClient?) {
+        init(client: HTTPClient, inflates: Bool, owner: OwnedHTTPClient?) {
             self.client = client
-            self.timeout = timeout
             self.owner = owner
-            inflates = Self.inflatesBodies(for: client)
+            self.inflates = inflates
             affinity = AsyncHTTPClientEventLoopAffinity(group: client.eventLoopGroup)
         }
 
-        /// Whether the transport inflates gzip and deflate bodies itself: when `client` does not
-        /// (its configuration's `decompression` is `.disabled`). AsyncHTTPClient keeps a client's
-        /// configuration to itself, so it is read by reflection; should that fail (a later version of
-        /// AsyncHTTPClient), nothing is inflated here, and a client without decompression asks for none.
-        private static func inflatesBodies(for client: HTTPClient) -> Bool {
-            let configuration = Mirror(reflecting: client).children.first { $0.label == "configuration" }?.value
-            guard let decompression = (configuration as? HTTPClient.Configuration)?.decompression else { return false }
-            if case .disabled = decompression { return true }
+        /// Whether the transport inflates gzip and deflate bodies itself: when a client made from
+        /// `configuration` does not.
+        static func inflatesBodies(for configuration: HTTPClient.Configuration) -> Bool {
+            if case .disabled = configuration.decompression { return true }
             return false
         }
 
@@ -150,13 +152,12 @@
         }
 
         private func exchange(_ request: TransportRequest, mode: AsyncHTTPClientExchange.Mode) async throws(APIError) -> TransportResponse {
-            let timeout = request.timeout ?? timeout
             let (made, files) = try AsyncHTTPClientRequest.make(from: request, acceptsCompression: inflates)
             let loop = affinity.begin()
             defer { affinity.end() }
             let exchange = AsyncHTTPClientExchange(
                 made, on: client, preferredLoop: loop, mode: mode,
-                timeout: timeout.isFinite && timeout > 0 ? timeout : nil, sendProgress: request.sendProgress,
+                timeout: request.idleTimeout, sendProgress: request.sendProgress,
                 canResend: request.bodyFile != nil || request.urlRequest.httpBodyStream == nil,
                 files: files, maximumBodySize: request.maximumBodySize, inflates: inflates, owner: owner)
             switch await exchange.run() {
@@ -168,15 +169,19 @@
     }
 
     extension HTTPTransport where Self == AsyncHTTPClientTransport {
-        /// An ``AsyncHTTPClientTransport`` over `client`: `NetworkClient(transport: .asyncHTTPClient())`.
-        /// - Parameters:
-        ///   - client: The client to send through; ``AsyncHTTPClientTransport/defaultClient`` by default.
-        ///   - timeout: The idle timeout of requests that set none, in seconds; 60 by default.
+        /// An ``AsyncHTTPClientTransport`` over a client of its own, made from `configuration`:
+        /// `NetworkClient(transport: .asyncHTTPClient())`; see ``AsyncHTTPClientTransport/init(configuration:)``.
+        /// - Parameter configuration: The client's configuration; ``AsyncHTTPClientTransport/defaultConfiguration()`` by default.
         public static func asyncHTTPClient(
-            _ client: HTTPClient = AsyncHTTPClientTransport.defaultClient,
-            timeout: TimeInterval = 60
+            configuration: HTTPClient.Configuration = AsyncHTTPClientTransport.defaultConfiguration()
         ) -> Self {
-            AsyncHTTPClientTransport(client: client, timeout: timeout)
+            AsyncHTTPClientTransport(configuration: configuration)
+        }
+
+        /// An ``AsyncHTTPClientTransport`` over `client`, which stays yours; see ``AsyncHTTPClientTransport/init(client:)``.
+        /// - Parameter client: The client to send through.
+        public static func asyncHTTPClient(_ client: HTTPClient) -> Self {
+            AsyncHTTPClientTransport(client: client)
         }
     }
 #endif
