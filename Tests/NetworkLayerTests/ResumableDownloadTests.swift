@@ -173,6 +173,33 @@ struct ResumableDownloadTests {
         #expect(directory.contents == ["movie.bin"], "the partial file became the file")
     }
 
+    @Test("Resume data resumes through a redirect: the resumption asks each hop for the rest", arguments: TransportKind.all)
+    func resumesThroughRedirect(transport: TransportKind) async throws {
+        let size = 1_000_000
+        let body = RangeServer.content(count: size)
+        let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]), dropsAt: [size / 2])
+        let target = try server.url("/signed")
+        let redirector = try RouteServer { _, _ in RouteServer.Answer(status: 302, headers: ["Location": target.absoluteString]) }
+        let directory = try TemporaryDirectory()
+        let destination = directory.file("movie.bin")
+        let client = transport.makeClient()
+        let error = await #expect(throws: APIError.self) {
+            try await client.download(resuming: nil, for: TestEndpoint(base: redirector.baseURL, path: "/movie"), to: destination)
+        }
+        guard case .downloadInterrupted(_, let resumeData)? = error else {
+            Issue.record("expected downloadInterrupted, got \(String(describing: error))")
+            return
+        }
+        let file = try await client.download(
+            resuming: resumeData, for: TestEndpoint(base: redirector.baseURL, path: "/movie"), to: destination)
+        #expect(try Data(contentsOf: file.fileURL) == body)
+        #expect(file.response.statusCode == 206)
+        let received = resumeData.bytesReceived
+        #expect(server.requests.last == RangeServer.Request(path: "/signed", range: "bytes=\(received)-", ifRange: #""v1""#))
+        #expect(redirector.received.count == 2)
+        #expect(server.bytesWritten < size + 10_000)
+    }
+
     @Test("Resume data whose partial file is gone starts over, from the first byte", arguments: TransportKind.all)
     func missingPartialFileStartsOver(transport: TransportKind) async throws {
         let body = RangeServer.content(count: 100_000)

@@ -31,8 +31,6 @@ extension APIClient {
     ///   - limit: Which of the call's ``ResponseLimits`` the body is held to: the in-memory one by default.
     ///   - sendProgress: Told of the body going out; `nil` by default.
     ///   - response: The response a value carries, for the ``NetworkEvent``s.
-    ///   - exchange: Wraps each attempt's exchanges, after the adapters: a download's resumption adds
-    ///     its `Range` there, out of the adapters' reach. `nil` (the default) sends them as they are.
     ///   - consume: Makes the call's value of an accepted response: decodes it, writes it to a file, streams it.
     /// - Throws: The call's ``APIError``; for a status outside the acceptable ones, the validation hooks'
     ///   error when they throw one (see ``ClientConfiguration/validate``), run once the interceptors are done.
@@ -43,19 +41,18 @@ extension APIClient {
         limit: ResponseLimits.Kind = .inMemory,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)? = nil,
         response: @escaping @Sendable (Value) -> HTTPResponse,
-        exchange: ExchangeSender? = nil,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         do {
             return try await attempts(
                 call, body: body, delivery: delivery, limit: limit, sendProgress: sendProgress, response: response,
-                exchange: exchange, consume: consume)
+                consume: consume)
         } catch {
             throw validating(error, for: call)
         }
     }
 
-    /// ``perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)`` but for the validation hooks.
+    /// ``perform(_:body:delivery:limit:sendProgress:response:consume:)`` but for the validation hooks.
     private func attempts<Value: Sendable>(
         _ call: Call,
         body: PreparedBody,
@@ -63,7 +60,6 @@ extension APIClient {
         limit: ResponseLimits.Kind,
         sendProgress: (@Sendable (Int64, Int64?) -> Void)?,
         response: @escaping @Sendable (Value) -> HTTPResponse,
-        exchange: ExchangeSender?,
         consume: @escaping @Sendable (TransportResponse) async throws(APIError) -> Value
     ) async throws(APIError) -> Value {
         let interceptors = call.interceptors
@@ -82,7 +78,7 @@ extension APIClient {
             let received = try await Self.attempt(
                 transportRequest, call: call, delivery: delivery, limit: limit, transport: transport,
                 chain: context.map { (pipeline, $0) }, meter: meter,
-                bodySize: meter == nil ? nil : body.size ?? sent.httpBody.map { Int64($0.count) }, exchange: exchange)
+                bodySize: meter == nil ? nil : body.size ?? sent.httpBody.map { Int64($0.count) })
             return try await consume(received)
         }
         if interceptors.isEmpty {
@@ -104,12 +100,11 @@ extension APIClient {
     /// ``RequestContext/redirectedFrom`` set; then the status checked against the call's acceptable
     /// ones and the body held to the call's limit of `limit`. Every call's attempts take this path:
     /// ``execute(_:progress:)`` calls it directly for a call with nothing around it, and
-    /// ``perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)`` within its retries and deadline.
+    /// ``perform(_:body:delivery:limit:sendProgress:response:consume:)`` within its retries and deadline.
     /// - Parameters:
     ///   - chain: The interceptors and the attempt's context; `nil` for a call without interceptors.
     ///   - meter: Counts the attempt's bytes, for its events; `nil` without interceptors.
     ///   - bodySize: The request body's size, counted as sent once the transport answered without reporting progress.
-    ///   - exchange: Wraps the attempt's exchanges (a download's resumption adds its `Range` there); `nil` for none.
     /// - Returns: The response of the last exchange, its body still to be read, held to the limit.
     static func attempt(
         _ request: TransportRequest,
@@ -119,8 +114,7 @@ extension APIClient {
         transport: any HTTPTransport,
         chain: (pipeline: RequestPipeline, context: RequestContext)? = nil,
         meter: TransferMeter? = nil,
-        bodySize: Int64? = nil,
-        exchange: ExchangeSender? = nil
+        bodySize: Int64? = nil
     ) async throws(APIError) -> TransportResponse {
         var request = request
         let maximumBodySize = call.responseLimits[limit]
@@ -157,17 +151,11 @@ extension APIClient {
                         duration: RequestPipeline.seconds(since: started))))
             return received
         }
-        func follow(_ urlRequest: URLRequest) async throws(APIError) -> TransportResponse {
-            var first = request
-            first.urlRequest = urlRequest
-            var received = try await policy.send(first, through: hop)
-            if let meter, reachedTransport {
-                meter.transportAnswered(bodySize: bodySize)
-                received.body = received.body.metered(by: meter)
-            }
-            return received
+        var received = try await policy.send(request, through: hop)
+        if let meter, reachedTransport {
+            meter.transportAnswered(bodySize: bodySize)
+            received.body = received.body.metered(by: meter)
         }
-        let received = if let exchange { try await exchange(request.urlRequest, follow) } else { try await follow(request.urlRequest) }
         if !call.acceptableStatusCodes.contains(received.head.statusCode) {
             try await reject(received, delivery: delivery)
         }
@@ -197,13 +185,6 @@ extension APIClient {
     /// The most of a rejected body kept for its error; a streamed transfer stops there.
     static var rejectedBodyLimit: Int { 64 * 1024 }
 }
-
-/// Sends an attempt's exchanges, after its adapters, with the function it is given (which sends
-/// them through the interceptors and follows the redirects); see ``APIClient/perform(_:body:delivery:limit:sendProgress:response:exchange:consume:)``.
-typealias ExchangeSender =
-    @Sendable (
-        URLRequest, _ send: (URLRequest) async throws(APIError) -> TransportResponse
-    ) async throws(APIError) -> TransportResponse
 
 /// The timeout a `URLRequest` has when nobody sets one, as `URLSessionConfiguration`'s `timeoutIntervalForRequest`.
 let defaultRequestTimeout: TimeInterval = 60

@@ -18,9 +18,11 @@ public struct RequestContext: Sendable, Equatable {
     /// ``Interceptor/intercept(_:context:next:)`` with it set (adapters run once per attempt, before
     /// the first hop), so that a cookie jar, a cache or a log sees every exchange.
     public internal(set) var redirectedFrom: [URL] = []
-    /// Whether the call takes its body as it arrives (a stream, a download, progress) rather than
-    /// whole in memory: an ``HTTPCache`` lets those through untouched. `false` by default.
-    var isStreamed = false
+    /// Whether the call reads the body as it arrives (a stream, a download, progress) rather than
+    /// whole in memory, in ``Interceptor/intercept(_:context:next:)``: an interceptor that would read
+    /// the whole body (an ``HTTPCache`` storing it, say) lets such an exchange through untouched.
+    /// `false` in ``Interceptor/adapt(_:context:)`` and ``Interceptor/retry(_:for:context:)``.
+    public internal(set) var isStreamed = false
 
     /// Creates a context; the client makes these, so you need this only to call an interceptor in a test.
     /// - Parameters:

@@ -112,11 +112,12 @@ extension APIClient {
         defer { prepared.cleanUp() }
         let resumption = try Self.resumption(of: call, to: destination, from: resuming ?? nil)
         let progress = ProgressReporter(handler)
+        // The resumption is the call's outermost interceptor: the client's see the Range it adds.
+        var call = call
+        call.interceptors.insert(resumption, at: 0)
         do {
-            return try await perform(
-                call, body: prepared, delivery: .streamed, limit: .download, response: \.response,
-                exchange: { request, send async throws(APIError) in try await resumption.send(request, through: send) }
-            ) { received async throws(APIError) in
+            return try await perform(call, body: prepared, delivery: .streamed, limit: .download, response: \.response) {
+                received async throws(APIError) in
                 try await Self.write(received, with: resumption, progress: progress)
             }
         } catch {

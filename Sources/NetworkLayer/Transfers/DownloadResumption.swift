@@ -8,8 +8,10 @@ import Foundation
 /// validator and length across the call's attempts, asks each new exchange for the rest of the body,
 /// and decides from the answer whether the file goes on or starts over (its ``Plan``).
 ///
-/// Every exchange goes through ``send(_:through:)`` after the adapters, before the `intercept` chain
-/// and the redirects: once the file holds part of a body whose `200` had a length and a
+/// It is a plain ``Interceptor``, the download call's outermost: every exchange of every attempt,
+/// each redirect hop included, goes through ``intercept(_:context:next:)``, after the adapters and
+/// before the client's own interceptors (which see the `Range` it adds). Once the file holds part of
+/// a body whose `200` had a length and a
 /// validator (a strong `ETag`, else `Last-Modified`) and no `Content-Encoding`, the request gets
 /// `Range: bytes=N-` and `If-Range`. The answer then sets the ``Plan`` the body is written by:
 /// - `206` whose `Content-Range` is `bytes N-(L-1)/L` for the known length `L`, with no other
@@ -23,7 +25,7 @@ import Foundation
 ///
 /// Only a `GET` the caller put no `Range` on takes part; any other download writes each attempt's
 /// body from the start, as a plain download.
-final class DownloadResumption: Sendable {
+final class DownloadResumption: Interceptor {
     /// How the body of the current exchange goes to the file.
     enum Plan: Equatable {
         /// The whole body, from the start: the file is emptied first.
@@ -97,6 +99,16 @@ final class DownloadResumption: Sendable {
             defer { state.plan = .whole }
             return state.plan
         }
+    }
+
+    /// Sends each exchange through the rest of the chain with ``send(_:through:)``; a redirect's
+    /// last hop sets the plan.
+    func intercept(
+        _ request: URLRequest,
+        context: RequestContext,
+        next: (URLRequest) async throws(APIError) -> TransportResponse
+    ) async throws(APIError) -> TransportResponse {
+        try await send(request, through: next)
     }
 
     /// Sends one exchange with `send`: for the rest of the body when the file holds part of it, and
