@@ -106,6 +106,7 @@ extension APIClient {
     ///   - meter: Counts the attempt's bytes, for its events; `nil` without interceptors.
     ///   - bodySize: The request body's size, counted as sent once the transport answered without reporting progress.
     /// - Returns: The response of the last exchange, its body still to be read, held to the limit.
+    @inline(__always)
     static func attempt(
         _ request: TransportRequest,
         call: Call,

@@ -50,7 +50,8 @@ extension Endpoint {
             guard timeout.isFinite, timeout > 0 else {
                 throw .invalidRequest("timeout must be a positive number of seconds, not \(timeout)")
             }
-            request.timeoutInterval = timeout
+            // A URLRequest has 60 s already, and setting it copies the request.
+            if timeout != defaultRequestTimeout { request.timeoutInterval = timeout }
         }
 
         let headers = headers.merging(content.headers)
