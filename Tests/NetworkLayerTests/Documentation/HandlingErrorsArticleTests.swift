@@ -145,5 +145,26 @@ extension ArticleTests {
             #expect(printed == "stopped at \(9 * 1024 * 1024) bytes, past the inMemory limit of \(8 * 1024 * 1024)")
             #expect(try await client.send(CatalogueAPI.export, as: Data.self).count == large.count)
         }
+
+        @Test("The article's table of failures has a row for every case of APIError, in the public API listing")
+        func everyCaseInTheTable() throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            let listing = try String(contentsOf: root.appendingPathComponent("API/NetworkLayer.txt"), encoding: .utf8)
+            let article = try String(
+                contentsOf: root.appendingPathComponent("Sources/NetworkLayer/NetworkLayer.docc/HandlingErrors.md"), encoding: .utf8)
+            // `case APIError.name(labels:): …` or `case APIError.name: …`, one a line.
+            let cases = listing.split(separator: "\n").compactMap { line -> Substring? in
+                guard line.hasPrefix("case APIError."), let end = line.range(of: ": ") else { return nil }
+                return line[line.index(line.startIndex, offsetBy: "case APIError.".count)..<end.lowerBound]
+            }
+            let rows = Set(
+                article.split(separator: "\n").compactMap { line -> Substring? in
+                    guard line.hasPrefix("| ``APIError/") else { return nil }
+                    return line.dropFirst("| ``APIError/".count).prefix { $0 != "`" }
+                })
+            #expect(cases.count >= 22, "the listing's cases: \(cases)")
+            #expect(cases.filter { !rows.contains($0) } == [], "cases without a row in HandlingErrors.md")
+        }
     }
 }
