@@ -23,7 +23,7 @@ extension URLSessionTransport {
     ///     It is copied, not changed.
     ///   - tlsPolicy: Whom TLS trusts and who the client is.
     /// - Throws: ``APIError/unsupportedTLSPolicy(_:)`` for a policy this platform's `URLSession` cannot
-    ///   honour, naming ``AsyncHTTPClientTransport`` (package trait `AsyncHTTPClient`), which can;
+    ///   honour, naming `AsyncHTTPClientTransport` (package trait `AsyncHTTPClient`), which can;
     ///   ``APIError/invalidTLSPolicy(_:)`` for a PKCS#12 bundle that does not open.
     public init(
         configuration: URLSessionConfiguration = URLSessionTransport.defaultConfiguration(), tlsPolicy: TLSPolicy

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// One trap it cannot absorb: FoundationNetworking of Swift 6.3.1 cannot send to a URL whose host is
 /// an IPv6 literal (`http://[::1]:8080/`), so on Linux such a request fails before it is sent with
-/// ``APIError/invalidRequest(_:)`` saying so, instead of `badURL`; ``AsyncHTTPClientTransport``
+/// ``APIError/invalidRequest(_:)`` saying so, instead of `badURL`; `AsyncHTTPClientTransport`
 /// (package trait `AsyncHTTPClient`) sends it.
 public struct URLSessionTransport: HTTPTransport {
     /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
