@@ -26,6 +26,27 @@ extension ArticleTests {
             }
         }
 
+        @Test("The manifest that makes AsyncHTTPClient optional is the consumer package's, which the test command builds both ways")
+        func optionalTraitManifest() throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            let article = try String(
+                contentsOf: root.appendingPathComponent("Sources/NetworkLayer/NetworkLayer.docc/ChoosingATransport.md"), encoding: .utf8)
+            let manifest = try String(contentsOf: root.appendingPathComponent("Tests/Consumer/Package.swift"), encoding: .utf8)
+            let consumer = try String(contentsOf: root.appendingPathComponent("Tests/Consumer/Sources/consumer/main.swift"), encoding: .utf8)
+            // The snippet after "// Package.swift of your package", up to the end of its block.
+            let start = try #require(article.range(of: "// Package.swift of your package\n"))
+            let end = try #require(article.range(of: "```", range: start.upperBound..<article.endIndex))
+            let lines = article[start.upperBound..<end.lowerBound].split(separator: "\n").map { line in
+                // Without the comment that names the other spelling of the dependency.
+                (line.range(of: "   //").map { line[..<$0.lowerBound] } ?? line).trimmingCharacters(in: .whitespaces)
+            }
+            #expect(lines.count >= 8)
+            let missing = lines.filter { !$0.isEmpty && !manifest.contains($0) }
+            #expect(missing == [], "lines of the article's manifest that Tests/Consumer/Package.swift does not have")
+            #expect(consumer.contains("#if AHC") && consumer.contains(".asyncHTTPClient()"))
+        }
+
         @Test("A redirect policy of your own follows only to the CDN, without the API key")
         func redirectPolicy() async throws {
             let stubs = StubTransport()

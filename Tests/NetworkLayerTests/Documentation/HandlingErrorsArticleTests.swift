@@ -72,6 +72,43 @@ extension ArticleTests {
             #expect(code == "title_missing")
         }
 
+        /// What the article's mixed `do` block saves a page with.
+        struct PageCache {
+            func save(_ page: MoviePage) throws(CacheError) {}
+        }
+        struct CacheError: Error {}
+
+        @Test("Typed errors among others: a `do` block that throws any Error matches APIError's cases by type")
+        func mixedErrors() async {
+            let stubs = StubSession()
+            stubs.register(.get, "/3/movie/popular", .json(#"{"code":"title_missing","message":"A note needs a title"}"#, statusCode: 422))
+            stubs.register(.get, "/3/movie/popular", .json(#"{"status_message":"gone"}"#, statusCode: 404))
+            let client = NetworkClient(transport: Article.client(stubs).transport) {
+                $0.validate = { response in
+                    if response.statusCode == 422, let error = try? response.decode(ServerError.self) { throw error }
+                }
+                $0.callbackQueue = DispatchQueue(label: "articles")
+            }
+            let cache = PageCache()
+            var printed: [String] = []
+            for _ in 0..<2 {
+                do {
+                    let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
+                    try cache.save(page)
+                    Issue.record("expected a failure, got \(page)")
+                } catch APIError.validationFailed(let error as ServerError, _) {
+                    printed.append(error.message)
+                } catch let error as APIError where error.statusCode == 404 {
+                    printed.append("gone")
+                } catch let error as CacheError {
+                    Issue.record("unexpected \(error)")
+                } catch {
+                    Issue.record("unexpected \(error)")
+                }
+            }
+            #expect(printed == ["A note needs a title", "gone"])
+        }
+
         @Test("statusCode and response of a status failure")
         func statusAndResponse() async {
             let stubs = StubSession()
