@@ -33,7 +33,8 @@ extension ArticleTests {
             let article = try String(
                 contentsOf: root.appendingPathComponent("Sources/NetworkLayer/NetworkLayer.docc/ChoosingATransport.md"), encoding: .utf8)
             let manifest = try String(contentsOf: root.appendingPathComponent("Tests/Consumer/Package.swift"), encoding: .utf8)
-            let consumer = try String(contentsOf: root.appendingPathComponent("Tests/Consumer/Sources/consumer/main.swift"), encoding: .utf8)
+            let consumer = try String(
+                contentsOf: root.appendingPathComponent("Tests/Consumer/Sources/consumer/main.swift"), encoding: .utf8)
             // The snippet after "// Package.swift of your package", up to the end of its block.
             let start = try #require(article.range(of: "// Package.swift of your package\n"))
             let end = try #require(article.range(of: "```", range: start.upperBound..<article.endIndex))
