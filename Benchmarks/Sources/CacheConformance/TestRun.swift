@@ -43,7 +43,7 @@ struct TestRun {
         let client = NetworkClient(
             transport: transport,
             configuration: ClientConfiguration(
-                acceptableStatusCodes: statuses, interceptors: withCache ? [HTTPCache(revalidationTransport: transport)] : [],
+                acceptableStatusCodes: statuses, interceptors: withCache ? [HTTPCache()] : [],
                 redirectPolicy: .doNotFollow))
         do {
             try await putConfiguration(plain)

@@ -37,7 +37,8 @@ public struct HTTPCache: Interceptor {
 
     /// Where the responses are kept.
     let storage: any HTTPCacheStorage
-    /// What revalidates `stale-while-revalidate` responses in the background; `nil` revalidates them first.
+    /// What revalidates `stale-while-revalidate` responses in the background in place of the
+    /// client's transport (tests give one); `nil` uses the client's.
     let revalidationTransport: (any HTTPTransport)?
     /// The clock ages are counted with.
     let now: @Sendable () -> Date
@@ -49,16 +50,12 @@ public struct HTTPCache: Interceptor {
     /// Creates a cache.
     /// - Parameters:
     ///   - storage: Where responses are kept; ``Storage/memory(capacity:)`` of 10 MiB by default.
-    ///   - revalidationTransport: Sends the background revalidations `stale-while-revalidate`
-    ///     (RFC 5861) allows, usually the client's own transport: the stale response is answered at
-    ///     once and this transport refreshes it after. `nil` (the default) revalidates such a
-    ///     response before answering, as if it had no `stale-while-revalidate`.
     ///   - now: The present, for ages and freshness; the system clock by default (tests pass a fake one).
     public init(
-        storage: Storage = .memory(), revalidationTransport: (any HTTPTransport)? = nil,
+        storage: Storage = .memory(),
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.init(storage: storage.backend, revalidationTransport: revalidationTransport, now: now)
+        self.init(storage: storage.backend, now: now)
     }
 
     /// Creates a cache over a storage of the library's own or a test's.
@@ -131,7 +128,7 @@ public struct HTTPCache: Interceptor {
             case .fresh: return Self.answer(with: stored, .hit, at: requestTime)
             case .stale: return Self.answer(with: stored, .stale, at: requestTime)
             case .staleWhileRevalidate:
-                if let transport = revalidationTransport, Self.mayRevalidateInBackground(request) {
+                if let transport = revalidationTransport ?? context.transport?.transport, Self.mayRevalidateInBackground(request) {
                     revalidateInBackground(stored, request: Self.conditional(request, on: stored), key: key, over: transport)
                     return Self.answer(with: stored, .stale, at: requestTime)
                 }

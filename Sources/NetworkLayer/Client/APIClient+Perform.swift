@@ -143,7 +143,7 @@ extension APIClient {
             }
             guard let (pipeline, attemptContext) = chain else { return try await terminal(request.urlRequest) }
             let started = DispatchTime.now().uptimeNanoseconds
-            let context = attemptContext.exchange(streamed: delivery == .streamed, redirectedFrom: redirectedFrom)
+            let context = attemptContext.exchange(streamed: delivery == .streamed, redirectedFrom: redirectedFrom, transport: transport)
             let received = try await pipeline.intercept(request.urlRequest, context: context, terminal: terminal)
             pipeline.emit(
                 .exchangeFinished(

@@ -23,6 +23,10 @@ public struct RequestContext: Sendable, Equatable {
     /// the whole body (an ``HTTPCache`` storing it, say) lets such an exchange through untouched.
     /// `false` in ``Interceptor/adapt(_:context:)`` and ``Interceptor/retry(_:for:context:)``.
     public internal(set) var isStreamed = false
+    /// The client's transport, in ``Interceptor/intercept(_:context:next:)``: what an ``HTTPCache``
+    /// revalidates a `stale-while-revalidate` response over once the call has returned, when `next`
+    /// can no longer send. `nil` in a context made by hand.
+    var transport: ClientTransport?
 
     /// Creates a context; the client makes these, so you need this only to call an interceptor in a test.
     /// - Parameters:
@@ -37,11 +41,13 @@ public struct RequestContext: Sendable, Equatable {
         self.requiresAuthentication = requiresAuthentication
     }
 
-    /// This context for one exchange: with ``isStreamed`` set to `isStreamed`, redirected from `redirectedFrom`.
-    func exchange(streamed isStreamed: Bool, redirectedFrom: [URL]) -> RequestContext {
+    /// This context for one exchange: with ``isStreamed`` set to `isStreamed`, redirected from
+    /// `redirectedFrom`, over the client's `transport`.
+    func exchange(streamed isStreamed: Bool, redirectedFrom: [URL], transport: any HTTPTransport) -> RequestContext {
         var context = self
         context.isStreamed = isStreamed
         context.redirectedFrom = redirectedFrom
+        context.transport = ClientTransport(transport: transport)
         return context
     }
 
@@ -56,3 +62,11 @@ public struct RequestContext: Sendable, Equatable {
 
 /// The last request ID handed out.
 private let requestIDs = Locked(0)
+
+/// The client's transport as a context carries it: two contexts never differ by it, so that
+/// contexts compare by the exchange they describe.
+struct ClientTransport: Sendable, Equatable {
+    let transport: any HTTPTransport
+
+    static func == (lhs: ClientTransport, rhs: ClientTransport) -> Bool { true }
+}

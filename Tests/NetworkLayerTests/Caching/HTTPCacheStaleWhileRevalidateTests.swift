@@ -36,22 +36,46 @@ struct HTTPCacheStaleWhileRevalidateTests {
         #expect(harness.sent == 2)
     }
 
-    @Test("Past its window, or without a revalidation transport, a stale-while-revalidate response is revalidated first")
-    func revalidatesFirstOtherwise() async throws {
-        for (pause, transport) in [(120.0, true), (3.0, false)] {
-            let harness = CacheHarness()
-            let cache = HTTPCache(
-                storage: harness.storage, revalidationTransport: transport ? harness.stubs : nil,
-                now: { [clock = harness.clock] in clock.now })
-            let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
-            harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
-            _ = try await client.response(for: TestEndpoint(), as: String.self)
-            harness.clock.advance(pause)
-            harness.serve(["Cache-Control": "max-age=3600"], body: "v2")
-            let answer = try await client.response(for: TestEndpoint(), as: String.self)
-            #expect(answer.value == "v2", "pause \(pause), transport \(transport)")
-            #expect(HTTPCache.outcome(of: answer.response) == nil)
+    @Test("Past its window a stale-while-revalidate response is revalidated first")
+    func revalidatesFirstPastItsWindow() async throws {
+        let harness = CacheHarness()
+        let cache = HTTPCache(storage: harness.storage, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        harness.clock.advance(120)
+        harness.serve(["Cache-Control": "max-age=3600"], body: "v2")
+        let answer = try await client.response(for: TestEndpoint(), as: String.self)
+        #expect(answer.value == "v2")
+        #expect(HTTPCache.outcome(of: answer.response) == nil)
+    }
+
+    @Test("Within its window, a client's cache revalidates in the background over the client's own transport, given none")
+    func revalidatesOverTheClientsTransport() async throws {
+        let harness = CacheHarness()
+        let cache = HTTPCache(storage: harness.storage, now: { [clock = harness.clock] in clock.now })
+        let client = NetworkClient(transport: harness.stubs, configuration: ClientConfiguration(interceptors: [cache]))
+        harness.serve(["Cache-Control": "max-age=1, stale-while-revalidate=60"], body: "v1")
+        _ = try await client.response(for: TestEndpoint(), as: String.self)
+        harness.clock.advance(3)
+        harness.serve(["Cache-Control": "max-age=3600"], body: "v2")
+        let answer = try await client.response(for: TestEndpoint(), as: String.self)
+        #expect(answer.value == "v1")
+        #expect(HTTPCache.outcome(of: answer.response) == .stale)
+        #expect(await eventually(timeout: 10) { harness.sent == 2 }, "the revalidation went over the client's transport")
+        // Once the revalidation has stored its answer, the next call is answered with it, fresh.
+        var refreshed: Response<String>?
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let next = try await client.response(for: TestEndpoint(), as: String.self)
+            if HTTPCache.outcome(of: next.response) == .hit {
+                refreshed = next
+                break
+            }
+            try await Task.sleep(for: .milliseconds(10))
         }
+        #expect(refreshed?.value == "v2")
+        #expect(harness.sent == 2)
     }
 
     @Test("A background revalidation bounds the body it collects as a client does by default")

@@ -115,11 +115,10 @@ extension ArticleTests {
             #expect(stubs.requests.count == 1)
         }
 
-        @Test("Stay up: the client's own transport revalidates stale-while-revalidate responses in the background")
+        @Test("Stay up: the client's own transport revalidates stale-while-revalidate responses in the background, unwired")
         func revalidationTransport() async throws {
             // The snippet, as written: it compiles.
-            let transport = URLSessionTransport()
-            let client = NetworkClient(transport: transport) { $0.interceptors = [HTTPCache(revalidationTransport: transport)] }
+            let client = NetworkClient { $0.interceptors = [HTTPCache()] }
             #expect(client.configuration.interceptors.count == 1)
 
             // The same over stubs: a response stale within its window is answered, then refreshed behind it.
@@ -128,7 +127,7 @@ extension ArticleTests {
             headers["Cache-Control"] = "max-age=60, stale-while-revalidate=3600"
             stubs.register(.get, "/3/movie/popular", StubResponse(headers: headers, body: Data(#"{"page":1,"results":[]}"#.utf8)))
             let stubbed = NetworkClient(
-                transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache(revalidationTransport: stubs)]))
+                transport: stubs, configuration: ClientConfiguration(interceptors: [HTTPCache()]))
             _ = try await stubbed.send(MovieAPI.popular(page: 1), as: MoviePage.self)
             let response = try await stubbed.response(for: MovieAPI.popular(page: 1), as: MoviePage.self)
             #expect(HTTPCache.outcome(of: response.response) == .stale)
