@@ -32,6 +32,7 @@ for (const group of index) for (const test of group.tests) tests.push(Object.ass
 process.stdout.write(JSON.stringify(tests))
 JS
 node "$work/dump.mjs" > "$work/tests.json"
+echo "suite: $(git -C "$suite" log -1 --format='%h, committed %cs' 2>/dev/null || echo 'not a git checkout')" >&2
 
 # The suite's server, on a free port of the loopback interface.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
@@ -43,7 +44,7 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 
-build=(--package-path "$root/Benchmarks" --scratch-path "$root/Benchmarks/.build")
-if [ "${AHC:-0}" = "1" ]; then build=(--package-path "$root/Benchmarks" --scratch-path "$root/Benchmarks/.build-ahc" --traits AHC); fi
+build=(-c release --package-path "$root/Benchmarks" --scratch-path "$root/Benchmarks/.build")
+if [ "${AHC:-0}" = "1" ]; then build=(-c release --package-path "$root/Benchmarks" --scratch-path "$root/Benchmarks/.build-ahc" --traits AHC); fi
 swift build "${build[@]}" --product cache-conformance >&2
 "$(swift build "${build[@]}" --show-bin-path)/cache-conformance" --tests "$work/tests.json" --server "http://127.0.0.1:$port" "$@"

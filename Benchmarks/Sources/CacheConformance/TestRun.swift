@@ -113,7 +113,7 @@ struct TestRun {
         fields.append(("Test-ID", test.id))
         fields.append(("Req-Num", String(number)))
         var headers = HTTPHeaders()
-        for field in fields { headers.add(name: field.name, value: field.value) }
+        for field in fields { headers.add(HTTPHeader(name: field.name, value: field.value)) }
         let method = HTTPMethod(rawValue: configuration["request_method"]?.string ?? "GET")
         let task: HTTPTask =
             configuration["request_body"]?.string.map { .requestData(Data($0.utf8), contentType: "text/plain;charset=UTF-8") }
