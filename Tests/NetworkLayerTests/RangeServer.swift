@@ -36,6 +36,13 @@ final class RangeServer: Sendable {
         var requests: [Request] = []
     }
 
+    /// How fast a body is written: `chunk` bytes, then a pause of `pause` seconds, so that a client
+    /// that stops reading (or dies) leaves about one chunk unread on the way.
+    struct Pacing: Sendable {
+        var chunk: Int
+        var pause: TimeInterval
+    }
+
     private let state: Locked<State>
     private let server: ScriptedServer
 
@@ -44,9 +51,15 @@ final class RangeServer: Sendable {
     ///   - resource: What is served.
     ///   - drops: The body offsets at which an answer that reaches them drops its connection, each once.
     ///   - afterDrop: What is served once a connection has been dropped; `resource` still by default.
-    init(_ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil) throws {
+    ///   - pacing: How fast bodies are written; 1 MiB at a time, as fast as the client reads, by default.
+    init(_ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil, pacing: Pacing? = nil) throws {
         state = Locked(State(resource: resource, drops: drops.sorted(), afterDrop: afterDrop))
-        server = try ScriptedServer { [state] connection in Self.serve(connection, state: state) }
+        server = try ScriptedServer { [state] connection in Self.serve(connection, state: state, pacing: pacing) }
+    }
+
+    /// Serves `resource` from now on: the file changed on the server.
+    func replace(with resource: Resource) {
+        state.withLock { $0.resource = resource }
     }
 
     /// The URL of `path` on this server.
@@ -81,7 +94,7 @@ final class RangeServer: Sendable {
         return words.withUnsafeBytes { Data($0.prefix(count)) }
     }
 
-    private static func serve(_ connection: ScriptedServer.Connection, state: Locked<State>) {
+    private static func serve(_ connection: ScriptedServer.Connection, state: Locked<State>, pacing: Pacing?) {
         let path = connection.requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let range = connection.headers["range"]
         let ifRange = connection.headers["if-range"]
@@ -114,9 +127,10 @@ final class RangeServer: Sendable {
         let end = drop ?? length
         var offset = start
         while offset < end {
-            let next = min(end, offset + 1024 * 1024)
+            let next = min(end, offset + (pacing?.chunk ?? 1024 * 1024))
             guard connection.write(resource.body.subdata(in: offset..<next)) else { return }
             offset = next
+            if let pacing { Thread.sleep(forTimeInterval: pacing.pause) }
         }
         // A dropped connection closes here, before the end its Content-Length announced.
     }

@@ -224,8 +224,8 @@ struct ResumableDownloadTests {
         #expect(try Data(contentsOf: file.fileURL) == body)
         #expect(server.requests.map(\.range) == [nil])
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me, please")
-        // A hidden `.partial` file whose name holds no UUID is not one of ours either.
-        let hidden = directory.file(".notes.partial")
+        // A hidden file that does not end in `.partial` (a record, say) is not a partial file either.
+        let hidden = directory.file(".notes.partial.json")
         try Data("keep me too".utf8).write(to: hidden)
         try Self.resumeData(of: server, bytes: 4, in: hidden).discard()
         #expect(try String(contentsOf: hidden, encoding: .utf8) == "keep me too")
@@ -297,10 +297,10 @@ struct ResumableDownloadTests {
                     Issue.record("expected downloadInterrupted(.cancelled, …), got \(String(describing: error))")
                     continue
                 }
-                #expect(directory.contents == [resumeData.partialFileURL.lastPathComponent], "the partial file stays")
+                #expect(directory.contents == [".big.bin.partial", ".big.bin.partial.json"], "the partial file and its record stay")
                 #expect(try Data(contentsOf: resumeData.partialFileURL).count == Int(resumeData.bytesReceived))
                 resumeData.discard()
-                #expect(directory.contents.isEmpty, "discard deletes it")
+                #expect(directory.contents.isEmpty, "discard deletes both")
             } else {
                 #expect(error == .cancelled)
                 #expect(directory.contents.isEmpty, "the partial file is gone")

@@ -12,7 +12,11 @@ extension APIClient {
     /// fails with ``APIError/unacceptableStatusCode(_:_:)`` (with up to 64 KiB of its body) and
     /// writes no file. The body goes to a partial file beside `destination`, renamed into place
     /// only once it is complete, so an existing file there is replaced only by a whole download.
-    /// Cancelling (or a failure) deletes the partial file and closes the connection. Every attempt
+    /// Cancelling deletes the partial file and closes the connection. A failure after part of a
+    /// resumable body is written keeps it, with a record of the URL and the body's validator and
+    /// length, and the next download of the same URL to the same destination goes on from there —
+    /// in this process or after it died (see ``DownloadResumeData/partialDownloads(in:)`` to remove
+    /// abandoned ones); a changed validator starts it over. Every attempt
     /// goes through the ``ClientConfiguration/interceptors``; a retried `GET` (by ``RetryPolicy``, say) resumes where the
     /// attempt before stopped when the server allows it: `Range: bytes=N-` with `If-Range` (a strong
     /// `ETag`, else `Last-Modified`) is added after the adapters, a `206` that continues the file is
@@ -69,8 +73,9 @@ extension APIClient {
     /// or the server has no ranges) starts the file over. Resume data that does not match its partial
     /// file (missing, shorter, or no usable validator) starts over too, deleting it.
     /// - Parameters:
-    ///   - resumeData: What an earlier call's ``APIError/downloadInterrupted(_:resumeData:)`` carried;
-    ///     `nil` to start from the first byte.
+    ///   - resumeData: What an earlier call's ``APIError/downloadInterrupted(_:resumeData:)`` carried,
+    ///     or ``DownloadResumeData/partialDownloads(in:)`` listed; `nil` to go on as a plain download
+    ///     does (from what an earlier download to the destination left, else from the first byte).
     ///   - endpoint: The request to send, for the same body: its URL may differ from the first one's.
     ///   - destination: Where to put the file, as for a plain download; `nil` by default. The partial
     ///     file stays where the first call put it until it is complete.
@@ -121,16 +126,22 @@ extension APIClient {
                 try await Self.write(received, with: resumption, progress: progress)
             }
         } catch {
-            guard resuming != nil, let resumeData = resumption.interrupt(url: call.request.url) else {
+            // What it got is kept for a later call: handed back when the caller asked for resume
+            // data; else left in the destination's shared partial file, for the next download there,
+            // unless the caller cancelled.
+            let keeps = resuming != nil || (resumption.file.isShared && error != .cancelled)
+            if keeps, let resumeData = resumption.interrupt() {
+                if resuming != nil { throw .downloadInterrupted(error, resumeData: resumeData) }
+            } else {
                 resumption.file.discard()
-                throw error
             }
-            throw .downloadInterrupted(error, resumeData: resumeData)
+            throw error
         }
     }
 
     /// The resumption of `call`'s download: going on from `resumeData` when it matches its partial
-    /// file, else from a new partial file (the old one deleted).
+    /// file (else deleting it), or from what an earlier download of the same URL left in the
+    /// destination's shared partial file, or from the first byte.
     private static func resumption(
         of call: Call,
         to destination: URL?,
@@ -146,7 +157,13 @@ extension APIClient {
             }
             resumeData.discard()
         }
-        return DownloadResumption(file: try DownloadFile(destination: destination), request: call.request, hasUpload: hasUpload)
+        let (file, record) = try DownloadFile.open(for: destination, url: call.request.url)
+        let earlier = record.map {
+            DownloadResumeData(
+                url: $0.url, entityTag: $0.entityTag, lastModified: $0.lastModified, bytesReceived: file.written,
+                expectedBytes: $0.length, partialFileURL: file.partial)
+        }
+        return DownloadResumption(file: file, request: call.request, hasUpload: hasUpload, resumeData: earlier)
     }
 
     /// Writes an accepted response's body to the file by the resumption's plan, reporting progress,

@@ -12,13 +12,14 @@ import Foundation
     import Darwin
 #endif
 
-/// The file a download is written to: a partial file beside the destination, renamed into place
-/// once the body is complete, or deleted — or kept, for a download to resume.
+/// The file a download is written to: a partial file beside the destination (``PartialFile``), renamed
+/// into place once the body is complete, or deleted — or kept, with its record, for a download to
+/// resume, in this process or a later one.
 ///
 /// Each response's body is written after ``begin(appending:)``, which hands out the token its writes
 /// carry: a chunk of an earlier response that arrives late is refused. Chunks are written on whatever
 /// thread delivers them; ``discard()`` and ``keep()`` may come from another, at any time, and a chunk
-/// that arrives after them is refused.
+/// that arrives after them is refused. The file stays locked until one of them, or ``complete()``.
 final class DownloadFile: Sendable {
     private struct State {
         var handle: FileHandle?
@@ -29,43 +30,70 @@ final class DownloadFile: Sendable {
     private let destination: URL
     /// The partial file.
     let partial: URL
+    /// Whether the partial file is the destination's shared one, which the next download to the
+    /// destination goes on with.
+    let isShared: Bool
     private let state: Locked<State>
 
-    /// Creates the partial file for a download to `destination`, or to a new file in the temporary
-    /// directory when it is `nil`.
-    /// - Throws: ``APIError/requestFailed(_:)`` (`.cannotCreateFile`) when the file cannot be created.
-    init(destination: URL?) throws(APIError) {
-        let name = UUID().uuidString
-        let destination = destination ?? Self.temporaryDestination(name)
-        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(name).partial")
-        guard FileManager.default.createFile(atPath: partial.path, contents: nil), let handle = try? FileHandle(forWritingTo: partial)
-        else {
-            throw Self.fileError(.cannotCreateFile, "could not create \(partial.path)")
-        }
+    private init(destination: URL, partial: URL, isShared: Bool, claim: PartialFile.Claim) {
         self.destination = destination
         self.partial = partial
-        state = Locked(State(handle: handle))
+        self.isShared = isShared
+        state = Locked(State(handle: claim.handle, written: claim.size))
+    }
+
+    /// Opens the partial file for a download of `url` to `destination` (a new file in the temporary
+    /// directory when it is `nil`): the destination's shared partial file, going on after what it
+    /// holds when its record is of the same URL and the bytes fit its length (emptied otherwise), or,
+    /// when another download holds that one, a new file of its own.
+    /// - Returns: The file, and the record of what it holds when it goes on with it.
+    /// - Throws: ``APIError/requestFailed(_:)`` (`.cannotCreateFile`) when no file can be created.
+    static func open(for destination: URL?, url: URL?) throws(APIError) -> (DownloadFile, PartialFile.Record?) {
+        if let destination {
+            let shared = PartialFile.shared(for: destination)
+            if var claim = PartialFile.claim(shared, creating: true) {
+                var record = PartialFile.readRecord(of: shared)
+                if let kept = record, kept.url != url || claim.size == 0 || claim.size > kept.length {
+                    record = nil
+                }
+                do {
+                    if record == nil {
+                        // Nothing to go on with: whatever is there is another body's, or of no known body.
+                        try claim.handle.truncate(atOffset: 0)
+                        claim.size = 0
+                        PartialFile.writeRecord(nil, of: shared)
+                    }
+                    try claim.handle.seekToEnd()
+                } catch {
+                    try? claim.handle.close()
+                    throw fileError(.cannotCreateFile, "could not empty \(shared.path): \(error.localizedDescription)")
+                }
+                return (DownloadFile(destination: destination, partial: shared, isShared: true, claim: claim), record)
+            }
+        }
+        let destination = destination ?? temporaryDestination(UUID().uuidString)
+        let partial = PartialFile.unique(for: destination)
+        guard let claim = PartialFile.claim(partial, creating: true) else {
+            throw fileError(.cannotCreateFile, "could not create \(partial.path)")
+        }
+        return (DownloadFile(destination: destination, partial: partial, isShared: false, claim: claim), nil)
     }
 
     /// Opens the partial file of an earlier download to go on after its first `length` bytes (anything
     /// after them is cut off), for a download to `destination`; `nil` when it is missing, shorter than
-    /// `length` or cannot be opened.
+    /// `length`, held by another download, or cannot be opened.
     init?(continuing partial: URL, length: Int64, destination: URL?) {
-        guard length >= 0, let attributes = try? FileManager.default.attributesOfItem(atPath: partial.path),
-            (attributes[.type] as? FileAttributeType) == .typeRegular,
-            let size = (attributes[.size] as? NSNumber)?.int64Value, size >= length,
-            let handle = try? FileHandle(forWritingTo: partial)
-        else { return nil }
-        do {
-            try handle.truncate(atOffset: UInt64(length))
-            try handle.seekToEnd()
-        } catch {
-            try? handle.close()
+        guard length >= 0, let claim = PartialFile.claim(partial, creating: false) else { return nil }
+        guard claim.size >= length, (try? claim.handle.truncate(atOffset: UInt64(length))) != nil,
+            (try? claim.handle.seekToEnd()) != nil
+        else {
+            try? claim.handle.close()
             return nil
         }
         self.destination = destination ?? Self.temporaryDestination(UUID().uuidString)
         self.partial = partial
-        state = Locked(State(handle: handle, written: length))
+        isShared = destination.map { PartialFile.shared(for: $0) == partial } ?? false
+        state = Locked(State(handle: claim.handle, written: length))
     }
 
     private static func temporaryDestination(_ name: String) -> URL {
@@ -124,29 +152,42 @@ final class DownloadFile: Sendable {
         return try result.get()
     }
 
-    /// Closes the file and renames it into place.
+    /// Writes the record of what the file holds beside it, before the first byte of a body that can be
+    /// resumed, or removes it when `record` is `nil`; nothing once the file is closed.
+    func setRecord(_ record: PartialFile.Record?) {
+        state.withLock { state in
+            guard state.handle != nil else { return }
+            PartialFile.writeRecord(record, of: partial)
+        }
+    }
+
+    /// Renames the file into place, removes its record, and closes it.
     /// - Returns: Where the file is, and its size.
     /// - Throws: ``APIError/requestFailed(_:)`` (`.cannotMoveFile`) when it cannot be renamed.
     func complete() throws(APIError) -> (URL, Int64) {
-        guard let written = close() else { throw .cancelled }
+        guard let (handle, written) = take() else { throw .cancelled }
+        // Renamed while still locked: a download that opens the partial file's name now finds
+        // another file, or none.
+        defer { try? handle.close() }
         // rename(2) replaces an existing file in one step, so the destination is never half written.
         if rename(partial.path, destination.path) != 0 {
             // A partial file kept on another file system (resumed to a new destination) is copied
             // beside the destination first, then renamed.
             let reason = errno == EXDEV ? moveAcrossFileSystems() : String(cString: strerror(errno))
             if let reason {
-                try? FileManager.default.removeItem(at: partial)
+                unlink(partial.path)
+                PartialFile.writeRecord(nil, of: partial)
                 throw Self.fileError(.cannotMoveFile, "could not move the download to \(destination.path): \(reason)")
             }
         }
+        PartialFile.writeRecord(nil, of: partial)
         return (destination, written)
     }
 
     /// Copies the partial file beside the destination and renames it into place; `nil` when that
     /// worked, else why not.
     private func moveAcrossFileSystems() -> String? {
-        let copy = destination.deletingLastPathComponent().appendingPathComponent(
-            ".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+        let copy = PartialFile.unique(for: destination)
         do {
             try FileManager.default.copyItem(at: partial, to: copy)
         } catch {
@@ -157,32 +198,36 @@ final class DownloadFile: Sendable {
             try? FileManager.default.removeItem(at: copy)
             return reason
         }
-        try? FileManager.default.removeItem(at: partial)
+        unlink(partial.path)
         return nil
     }
 
-    /// Closes and deletes the partial file; chunks that still arrive are refused.
+    /// Deletes the partial file and its record, and closes it; chunks that still arrive are refused.
+    /// Nothing once the file is closed: it may be another download's by then.
     func discard() {
-        _ = close()
-        try? FileManager.default.removeItem(at: partial)
+        guard let (handle, _) = take() else { return }
+        unlink(partial.path)
+        PartialFile.writeRecord(nil, of: partial)
+        try? handle.close()
     }
 
-    /// Closes the partial file and leaves it where it is, for a later download to go on with;
-    /// chunks that still arrive are refused.
+    /// Closes the partial file and leaves it where it is, with its record, for a later download to go
+    /// on with; chunks that still arrive are refused.
     /// - Returns: The bytes in it, or `nil` when it was closed already.
+    @discardableResult
     func keep() -> Int64? {
-        close()
-    }
-
-    /// Closes the file, once; returns the bytes in it, or `nil` when it was closed already.
-    private func close() -> Int64? {
-        let (handle, written) = state.withLock { state in
-            defer { state.handle = nil }
-            return (state.handle, state.written)
-        }
-        guard let handle else { return nil }
+        guard let (handle, written) = take() else { return nil }
         try? handle.close()
         return written
+    }
+
+    /// Takes the open file out of the state, once, so that no chunk is written to it any more;
+    /// `nil` when it was taken already.
+    private func take() -> (FileHandle, Int64)? {
+        state.withLock { state in
+            defer { state.handle = nil }
+            return state.handle.map { ($0, state.written) }
+        }
     }
 
     private static func fileError(_ code: URLError.Code, _ description: String) -> APIError {

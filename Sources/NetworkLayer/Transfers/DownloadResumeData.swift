@@ -12,8 +12,9 @@ import Foundation
 /// The partial file is then yours: resuming consumes it (renamed into place, or deleted when the
 /// download cannot be resumed after all), and ``discard()`` deletes it when you give up.
 public struct DownloadResumeData: Sendable, Hashable, Codable {
-    /// The URL the download was sent to, for your records; resuming may send to another.
-    let url: URL
+    /// The URL the download was sent to, for your records (`nil` for a partial file whose record is
+    /// gone); resuming may send to another.
+    let url: URL?
     /// The strong `ETag` of the body (as the server sent it, quotes included), or `nil` when it sent
     /// none or a weak one (`W/"…"`): weak tags never drive `If-Range`.
     let entityTag: String?
@@ -23,10 +24,10 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     public let bytesReceived: Int64
     /// The length of the whole body, its `Content-Length`: a resumed answer must be a range of this length.
     public let expectedBytes: Int64
-    /// The partial file, a hidden file beside the first download's destination (`.NAME.UUID.partial`).
-    /// Resuming and ``discard()`` touch it only when its name has that shape (a hidden file whose name
-    /// ends in a UUID and `.partial`), so that resume data read back from storage cannot make them
-    /// overwrite or delete a file of another kind.
+    /// The partial file, a hidden file beside the first download's destination (`.NAME.partial`, or
+    /// `.NAME.UUID.partial` when another download held that one). Resuming and ``discard()`` touch it
+    /// only when its name has that shape (a hidden file whose name ends in `.partial`), so that resume
+    /// data read back from storage cannot make them overwrite or delete a file of another kind.
     let partialFileURL: URL
 
     /// Creates resume data; mainly for tests, and for storage formats of your own.
@@ -37,7 +38,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     ///   - bytesReceived: The bytes in the partial file.
     ///   - expectedBytes: The length of the whole body.
     ///   - partialFileURL: The partial file.
-    init(url: URL, entityTag: String?, lastModified: String?, bytesReceived: Int64, expectedBytes: Int64, partialFileURL: URL) {
+    init(url: URL?, entityTag: String?, lastModified: String?, bytesReceived: Int64, expectedBytes: Int64, partialFileURL: URL) {
         self.url = url
         self.entityTag = entityTag
         self.lastModified = lastModified
@@ -46,18 +47,43 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         self.partialFileURL = partialFileURL
     }
 
-    /// Deletes the partial file: for when you give up on the download instead of resuming it.
+    /// Deletes the partial file and its record: for when you give up on the download instead of
+    /// resuming it. A partial file a download is writing right now is left alone.
     public func discard() {
-        guard hasPartialFileName else { return }
-        try? FileManager.default.removeItem(at: partialFileURL)
+        PartialFile.remove(partialFileURL)
     }
 
-    /// Whether the partial file is named as the partial files of downloads are: `.NAME.UUID.partial`.
-    var hasPartialFileName: Bool {
-        let parts = partialFileURL.lastPathComponent.split(separator: ".", omittingEmptySubsequences: false)
-        guard partialFileURL.isFileURL, parts.count >= 4, parts[0].isEmpty, parts[parts.count - 1] == "partial" else { return false }
-        return UUID(uuidString: String(parts[parts.count - 2])) != nil
+    /// When the partial file was last written, or `nil` when it is gone: to tell abandoned partial
+    /// files from ``partialDownloads(in:)`` by age.
+    public var modificationDate: Date? {
+        (try? FileManager.default.attributesOfItem(atPath: partialFileURL.path))?[.modificationDate] as? Date
     }
+
+    /// The partial files in `directory` that no download is writing now — left by downloads that
+    /// failed, were killed with their process, or were never resumed — each with what it takes to
+    /// resume it: for a cleanup by age (``modificationDate``) and size (``bytesReceived``), or to
+    /// resume one with ``APIClient/download(resuming:for:to:progress:)``.
+    ///
+    /// Downloads without a destination keep theirs in `FileManager.default.temporaryDirectory`.
+    /// ``expectedBytes`` is `0` for a file whose body's length was never known; such a file cannot be
+    /// resumed.
+    /// - Parameter directory: The directory of the downloads' destinations.
+    /// - Returns: The partial files, by name; none when the directory cannot be read.
+    public static func partialDownloads(in directory: URL) -> [DownloadResumeData] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return [] }
+        return names.sorted().compactMap { name in
+            let partial = directory.appendingPathComponent(name)
+            guard PartialFile.isPartialFileName(partial), let claim = PartialFile.claim(partial, creating: false) else { return nil }
+            defer { try? claim.handle.close() }
+            let record = PartialFile.readRecord(of: partial)
+            return DownloadResumeData(
+                url: record?.url, entityTag: record?.entityTag, lastModified: record?.lastModified, bytesReceived: claim.size,
+                expectedBytes: record?.length ?? 0, partialFileURL: partial)
+        }
+    }
+
+    /// Whether the partial file is named as the partial files of downloads are.
+    var hasPartialFileName: Bool { PartialFile.isPartialFileName(partialFileURL) }
 
     /// The value of `If-Range`: the strong `ETag`, else `Last-Modified`; `nil` when neither is safe
     /// to send (missing, weak, or holding a control character), and so nothing can be resumed.

@@ -63,6 +63,8 @@ final class DownloadResumption: Interceptor {
     let file: DownloadFile
     /// Whether the request may be resumed at all: a `GET` without a `Range` of the caller's.
     private let isEnabled: Bool
+    /// The URL asked for, before any redirect: what the file's record names.
+    private let url: URL?
     private let state: Locked<State>
 
     /// The resumption of a download of `request` into `file`.
@@ -73,6 +75,7 @@ final class DownloadResumption: Interceptor {
     ///   - resumeData: What an earlier download left, when `file` continues it; `nil` by default.
     init(file: DownloadFile, request: URLRequest, hasUpload: Bool, resumeData: DownloadResumeData? = nil) {
         self.file = file
+        url = request.url
         isEnabled =
             HTTPMethod(rawValue: request.httpMethod ?? "GET").normalized == .get && !hasUpload
             && request.value(forHTTPHeaderField: "Range") == nil
@@ -160,8 +163,10 @@ final class DownloadResumption: Interceptor {
         return TransportResponse(head: HTTPResponse(statusCode: 200, headers: headers, url: head.url))
     }
 
-    /// Notes the validator and length of a whole body's `head`, for the next attempt to resume: only
-    /// a `200` with a `Content-Length`, a strong `ETag` or a `Last-Modified`, and no `Content-Encoding`.
+    /// Notes the validator and length of a whole body's `head`, for the next attempt to resume, and
+    /// writes them to the file's record for a later process: only a `200` with a `Content-Length`, a
+    /// strong `ETag` or a `Last-Modified`, and no `Content-Encoding`. Called after the file was
+    /// emptied and before the body's first byte, so the record never speaks of another body's bytes.
     func begin(whole head: HTTPResponse) {
         var validator: Validator?
         if isEnabled, head.statusCode == 200, let length = head.expectedContentLength,
@@ -172,14 +177,21 @@ final class DownloadResumption: Interceptor {
             validator = candidate.ifRange == nil ? nil : candidate
         }
         state.withLock { $0.validator = validator }
+        file.setRecord(
+            validator.flatMap { validator in
+                url.map {
+                    PartialFile.Record(
+                        url: $0, entityTag: validator.entityTag, lastModified: validator.lastModified, length: validator.length)
+                }
+            })
     }
 
-    /// Ends a call that failed: keeps the partial file and answers what resumes it when there is
-    /// something to resume, else deletes it.
-    /// - Parameter url: The URL the download was sent to.
-    func interrupt(url: URL?) -> DownloadResumeData? {
+    /// Ends a call that failed: keeps the partial file and its record, and answers what resumes it,
+    /// when there is something to resume, else deletes them.
+    func interrupt() -> DownloadResumeData? {
         let validator = state.withLock { $0.validator }
-        guard let validator, let url, let bytes = file.keep(), bytes > 0, bytes <= validator.length else {
+        let bytes = file.written
+        guard let validator, let url, bytes > 0, bytes <= validator.length, file.keep() != nil else {
             file.discard()
             return nil
         }

@@ -98,6 +98,48 @@ extension ArticleTests {
             #expect(log.isMonotonic)
         }
 
+        @Test("Downloads that survive the process: the same call at the next launch finishes the file; old partial files removed")
+        func survivingDownloads() async throws {
+            let body = RangeServer.content(count: 1_000_000)
+            let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]), dropsAt: [300_000, 500_000])
+            let downloadsDirectory = try TemporaryDirectory()
+            let trailerURL = downloadsDirectory.file("trailer.mp4")
+            let client = NetworkClient(configuration: ClientConfiguration(interceptors: [Loopback(base: server.baseURL)]))
+            // An earlier run, which lost its connection at 30 %, and another destination's partial file,
+            // abandoned a week and a day ago.
+            await #expect(throws: APIError.self) { try await client.download(for: TrailerAPI.trailer(movie: 7), to: trailerURL) }
+            let other = downloadsDirectory.file("poster.jpg")
+            await #expect(throws: APIError.self) { try await client.download(for: TrailerAPI.trailer(movie: 7), to: other) }
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -8 * 86_400)],
+                ofItemAtPath: downloadsDirectory.file(".poster.jpg.partial").path)
+
+            // At every launch, the same call: it finishes what an earlier run of the app left.
+            let file = try await client.download(for: TrailerAPI.trailer(movie: 7), to: trailerURL)
+
+            #expect(try Data(contentsOf: file.fileURL) == body)
+            #expect(server.requests.last?.range == "bytes=300000-")
+            #expect(downloadsDirectory.contents.count == 3, "the trailer, and the poster's partial file and record")
+
+            let weekAgo = Date(timeIntervalSinceNow: -7 * 86_400)
+            for partial in DownloadResumeData.partialDownloads(in: downloadsDirectory.url)
+            where (partial.modificationDate ?? .distantPast) < weekAgo {
+                partial.discard()  // the partial file and its record
+            }
+            #expect(downloadsDirectory.contents == ["trailer.mp4"])
+        }
+
+        /// Sends every request to a loopback server instead of the endpoint's host.
+        struct Loopback: Interceptor {
+            let base: String
+
+            func adapt(_ request: URLRequest, context: RequestContext) async throws -> URLRequest {
+                var request = request
+                request.url = request.url.flatMap { URL(string: base + $0.path) }
+                return request
+            }
+        }
+
         @Test("Resuming downloads: a failure's resume data, stored, resumes from a freshly signed link")
         func resumingDownloads() async throws {
             let body = RangeServer.content(count: 1_000_000)

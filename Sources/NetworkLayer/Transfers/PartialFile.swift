@@ -1,0 +1,129 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The files a download keeps beside its destination while it runs, and after the process that ran
+/// it is gone: the partial file, the record of what the body in it is, and the lock that says a
+/// download is writing it.
+///
+/// - The partial file of a download to `DIR/NAME` is `DIR/.NAME.partial`, the same for every download
+///   to that destination, so that the next one finds it; when another download holds it, a download
+///   writes to a file of its own, `DIR/.NAME.UUID.partial`, which nothing resumes but its resume data.
+/// - Its record, `PARTIAL.json`, holds the URL asked for and the body's validator and length, written
+///   (atomically, by rename) before the first byte of a body that can be resumed, and removed with
+///   the file.
+/// - A download holds an exclusive `flock(2)` on the file while it writes: the kernel lets go of it
+///   when the process ends, however it ends, so a lock never outlives its download.
+enum PartialFile {
+    /// What a partial file holds: the body of `url` whose validator and length these are.
+    struct Record: Codable, Equatable {
+        /// The URL the download asked for, before any redirect.
+        var url: URL
+        /// The strong `ETag`, or `nil`.
+        var entityTag: String?
+        /// The `Last-Modified`, used when there is no strong `entityTag`.
+        var lastModified: String?
+        /// The length of the whole body.
+        var length: Int64
+    }
+
+    /// A partial file opened and locked for writing.
+    struct Claim {
+        /// The open file; closing it lets go of the lock.
+        var handle: FileHandle
+        /// Its bytes when it was opened.
+        var size: Int64
+    }
+
+    /// The shared partial file of downloads to `destination`.
+    static func shared(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
+    }
+
+    /// A partial file of one download's own, beside `destination`.
+    static func unique(for destination: URL) -> URL {
+        destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).partial")
+    }
+
+    /// The record beside `partial`.
+    static func record(of partial: URL) -> URL {
+        partial.appendingPathExtension("json")
+    }
+
+    /// Whether `url` is named as partial files are: a hidden file `.NAME.partial` or `.NAME.UUID.partial`.
+    static func isPartialFileName(_ url: URL) -> Bool {
+        let name = url.lastPathComponent
+        return url.isFileURL && name.hasPrefix(".") && name.hasSuffix(".partial") && name.utf8.count > ".partial".utf8.count + 1
+    }
+
+    /// Opens `partial` (created when `creating` and missing) and locks it, unless another download
+    /// holds it; `nil` then, or when it cannot be opened or is no regular file.
+    static func claim(_ partial: URL, creating: Bool) -> Claim? {
+        // The path is opened, locked, and checked to still name what was locked: a download that
+        // finished or gave up in the meantime renamed or removed the file it held.
+        for _ in 0..<3 {
+            let descriptor = open(partial.path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+            guard descriptor >= 0 else { return nil }
+            guard lock(descriptor) else {
+                close(descriptor)
+                return nil
+            }
+            var held = stat()
+            var named = stat()
+            guard fstat(descriptor, &held) == 0, (held.st_mode & S_IFMT) == S_IFREG else {
+                close(descriptor)
+                return nil
+            }
+            guard stat(partial.path, &named) == 0, named.st_ino == held.st_ino, named.st_dev == held.st_dev else {
+                close(descriptor)
+                continue
+            }
+            return Claim(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), size: Int64(held.st_size))
+        }
+        return nil
+    }
+
+    /// Takes the exclusive lock of `descriptor`, trying again for a few milliseconds: a listing of
+    /// partial files holds each for no longer than that, a download for as long as it runs.
+    private static func lock(_ descriptor: Int32) -> Bool {
+        for pause in [0, 1_000, 4_000, 16_000] as [useconds_t] {
+            if pause > 0 { usleep(pause) }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        }
+        return false
+    }
+
+    /// The record beside `partial`, or `nil` when there is none or it does not read.
+    static func readRecord(of partial: URL) -> Record? {
+        guard let data = try? Data(contentsOf: record(of: partial)) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// Writes the record beside `partial` in one step (a new file renamed over the old), or removes
+    /// it when `record` is `nil`.
+    /// - Returns: Whether it worked.
+    @discardableResult
+    static func writeRecord(_ record: Record?, of partial: URL) -> Bool {
+        let target = Self.record(of: partial)
+        guard let record else {
+            return unlink(target.path) == 0 || errno == ENOENT
+        }
+        let next = target.appendingPathExtension("new")
+        guard let data = try? JSONEncoder().encode(record), (try? data.write(to: next)) != nil else { return false }
+        return rename(next.path, target.path) == 0
+    }
+
+    /// Removes `partial` and its record, unless a download holds it.
+    static func remove(_ partial: URL) {
+        guard isPartialFileName(partial), let claim = Self.claim(partial, creating: false) else { return }
+        unlink(partial.path)
+        writeRecord(nil, of: partial)
+        try? claim.handle.close()
+    }
+}
