@@ -35,6 +35,21 @@ struct PartialDownloadTests {
         #expect(directory.contents == ["a.bin"])
     }
 
+    @Test("A resumable body over the download limit leaves nothing behind: the next download would be over it too")
+    func overTheLimitKeepsNothing() async throws {
+        let server = try RangeServer(.init(body: RangeServer.content(count: Self.size), headers: ["ETag": #""v1""#]))
+        let directory = try TemporaryDirectory()
+        let client = TransportKind.urlSession.makeClient(responseLimits: ResponseLimits(download: 100_000))
+        let error = await #expect(throws: APIError.self) {
+            try await client.download(for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("a.bin"))
+        }
+        guard case .responseTooLarge(.download, limit: 100_000, _)? = error else {
+            Issue.record("expected responseTooLarge, got \(String(describing: error))")
+            return
+        }
+        #expect(directory.contents.isEmpty)
+    }
+
     @Test("A download of another URL to the same destination starts over: a partial file goes on only with its own URL")
     func anotherURLStartsOver() async throws {
         let body = RangeServer.content(count: Self.size)

@@ -12,7 +12,8 @@ extension APIClient {
     /// fails with ``APIError/unacceptableStatusCode(_:_:)`` (with up to 64 KiB of its body) and
     /// writes no file. The body goes to a partial file beside `destination`, renamed into place
     /// only once it is complete, so an existing file there is replaced only by a whole download.
-    /// Cancelling deletes the partial file and closes the connection. A failure after part of a
+    /// Cancelling (or a body over the download limit) deletes the partial file and closes the
+    /// connection. Any other failure after part of a
     /// resumable body is written keeps it, with a record of the URL and the body's validator and
     /// length, and the next download of the same URL to the same destination goes on from there —
     /// in this process or after it died (see ``DownloadResumeData/partialDownloads(in:)`` to remove
@@ -128,8 +129,13 @@ extension APIClient {
         } catch {
             // What it got is kept for a later call: handed back when the caller asked for resume
             // data; else left in the destination's shared partial file, for the next download there,
-            // unless the caller cancelled.
-            let keeps = resuming != nil || (resumption.file.isShared && error != .cancelled)
+            // unless the caller cancelled or the body is over the limit (the next would be too).
+            let keeps: Bool
+            switch error {
+            case _ where resuming != nil: keeps = true
+            case .cancelled, .responseTooLarge: keeps = false
+            default: keeps = resumption.file.isShared
+            }
             if keeps, let resumeData = resumption.interrupt() {
                 if resuming != nil { throw .downloadInterrupted(error, resumeData: resumeData) }
             } else {
