@@ -24,9 +24,9 @@ private func check(_ isSetup: Bool, _ condition: Bool, _ message: @autoclosure (
 }
 
 /// Runs one test the way the suite's client does (test-engine/client/test.mjs): puts its
-/// configuration to the server under a fresh uuid, sends its requests in order through a client
-/// whose interceptors hold an `HTTPCache` (pausing 3 s after each with `pause_after`), checks each
-/// response, then checks what the server saw.
+/// configuration to the server under a fresh uuid, sends its requests in order (an `async` one without
+/// waiting for its answer) through a client whose interceptors hold an `HTTPCache` (pausing 3 s after
+/// each with `pause_after`), checks each response, then checks what the server saw.
 struct TestRun {
     let test: SuiteTest
     /// The suite's server, `http://127.0.0.1:PORT`.
@@ -50,16 +50,34 @@ struct TestRun {
         } catch {
             return .failed(kind: "Setup", message: "PUT config failed: \(error)")
         }
-        var responses: [HTTPResponse] = []
+        var responses: [HTTPResponse?] = Array(repeating: nil, count: test.requests.count)
+        // An `async` request is sent without waiting for its answer, as the suite's client does, so
+        // that the next one is in flight with it (a cache may collapse them); its answer is checked
+        // after the others.
+        var inFlight: [(index: Int, task: Task<HTTPResponse, any Error>)] = []
         do {
             for (index, configuration) in test.requests.enumerated() {
-                let response = try await send(configuration, number: index + 1, previous: responses.last, client: client)
-                responses.append(response)
+                let previous = index > 0 && test.requests[index - 1]["async"] == nil ? responses[index - 1] : nil
+                if configuration["async"] != nil {
+                    let task = Task { try await send(configuration, number: index + 1, previous: previous, client: client) }
+                    inFlight.append((index, task))
+                    // A head start, so that it reaches the server first as the suite's does (a fetch
+                    // goes out when it is called; a task may start after the next request).
+                    try await Task.sleep(for: .milliseconds(200))
+                    continue
+                }
+                let response = try await send(configuration, number: index + 1, previous: previous, client: client)
+                responses[index] = response
                 try checkResponse(configuration, number: index + 1, response)
                 if configuration["pause_after"] != nil { try await Task.sleep(for: .seconds(3)) }
             }
+            for (index, task) in inFlight {
+                let response = try await task.value
+                responses[index] = response
+                try checkResponse(test.requests[index], number: index + 1, response)
+            }
             let state = try await serverState(plain)
-            try checkServerRequests(responses, state)
+            try checkServerRequests(responses.compactMap { $0 }, state)
             return .passed
         } catch let failure as CheckFailure {
             return .failed(kind: failure.isSetup ? "Setup" : "Assertion", message: failure.message)
@@ -137,6 +155,8 @@ struct TestRun {
             }
         case "not_cached":
             try check(isSetup("expected_type"), serverCount == number, "Response \(number) comes from cache")
+        case "collapsed":
+            try check(isSetup("expected_type"), serverCount == 1, "Request \(number) was not collapsed")
         default: break
         }
         if let expected = configuration["expected_status"] {
