@@ -50,6 +50,23 @@ struct PartialDownloadTests {
         #expect(directory.contents.isEmpty)
     }
 
+    @Test("A link planted where the partial file goes is never written through: the download writes a file of its own")
+    func plantedLinkIsNotFollowed() async throws {
+        let body = RangeServer.content(count: Self.size)
+        let server = try RangeServer(.init(body: body, headers: ["ETag": #""v1""#]))
+        let directory = try TemporaryDirectory()
+        let victim = directory.file("victim.txt")
+        try Data("keep me".utf8).write(to: victim)
+        // One where the partial file goes, one where its record is written before it is renamed into place.
+        try FileManager.default.createSymbolicLink(at: directory.file(".a.bin.partial"), withDestinationURL: victim)
+        try FileManager.default.createSymbolicLink(at: directory.file(".b.bin.partial.json.new"), withDestinationURL: victim)
+        for name in ["a.bin", "b.bin"] {
+            let file = try await NetworkClient().download(for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file(name))
+            #expect(try Data(contentsOf: file.fileURL) == body)
+            #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me", "\(name)")
+        }
+    }
+
     @Test("A download of another URL to the same destination starts over: a partial file goes on only with its own URL")
     func anotherURLStartsOver() async throws {
         let body = RangeServer.content(count: Self.size)

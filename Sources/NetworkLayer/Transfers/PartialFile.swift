@@ -63,12 +63,16 @@ enum PartialFile {
     }
 
     /// Opens `partial` (created when `creating` and missing) and locks it, unless another download
-    /// holds it; `nil` then, or when it cannot be opened or is no regular file.
+    /// holds it; `nil` then, or when it cannot be opened, is no regular file of this user's, or is a
+    /// symbolic link.
+    ///
+    /// Its name is one anybody can guess, so in a directory others can write to (the temporary
+    /// directory) a file or link planted there is never written through or gone on with.
     static func claim(_ partial: URL, creating: Bool) -> Claim? {
         // The path is opened, locked, and checked to still name what was locked: a download that
         // finished or gave up in the meantime renamed or removed the file it held.
         for _ in 0..<3 {
-            let descriptor = open(partial.path, O_RDWR | O_CLOEXEC | (creating ? O_CREAT : 0), 0o644)
+            let descriptor = open(partial.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o666)
             guard descriptor >= 0 else { return nil }
             guard lock(descriptor) else {
                 close(descriptor)
@@ -76,7 +80,7 @@ enum PartialFile {
             }
             var held = stat()
             var named = stat()
-            guard fstat(descriptor, &held) == 0, (held.st_mode & S_IFMT) == S_IFREG else {
+            guard fstat(descriptor, &held) == 0, isOwnRegularFile(held) else {
                 close(descriptor)
                 return nil
             }
@@ -99,9 +103,19 @@ enum PartialFile {
         return false
     }
 
-    /// The record beside `partial`, or `nil` when there is none or it does not read.
+    /// Whether `status` is of a regular file of this process's user.
+    private static func isOwnRegularFile(_ status: stat) -> Bool {
+        (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == geteuid()
+    }
+
+    /// The record beside `partial`, or `nil` when there is none, it is no regular file of this user's
+    /// of at most 64 KiB, or it does not read.
     static func readRecord(of partial: URL) -> Record? {
-        guard let data = try? Data(contentsOf: record(of: partial)) else { return nil }
+        let url = record(of: partial)
+        var status = stat()
+        guard lstat(url.path, &status) == 0, isOwnRegularFile(status), status.st_size <= 64 * 1024,
+            let data = try? Data(contentsOf: url)
+        else { return nil }
         return try? JSONDecoder().decode(Record.self, from: data)
     }
 
@@ -115,7 +129,10 @@ enum PartialFile {
             return unlink(target.path) == 0 || errno == ENOENT
         }
         let next = target.appendingPathExtension("new")
-        guard let data = try? JSONEncoder().encode(record), (try? data.write(to: next)) != nil else { return false }
+        // Created anew (O_EXCL, which never follows a link), never written through what is there.
+        unlink(next.path)
+        guard let data = try? JSONEncoder().encode(record), (try? data.write(to: next, options: .withoutOverwriting)) != nil
+        else { return false }
         return rename(next.path, target.path) == 0
     }
 
