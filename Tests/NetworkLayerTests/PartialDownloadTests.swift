@@ -67,6 +67,31 @@ struct PartialDownloadTests {
         }
     }
 
+    @Test("Resume data whose partial file holds another body by now (a later download's) starts over, and leaves that file alone")
+    func staleResumeDataNeverSplices() async throws {
+        let bodyA = RangeServer.content(count: Self.size, seed: 1)
+        let bodyB = RangeServer.content(count: Self.size, seed: 2)
+        let serverA = try RangeServer(.init(body: bodyA, headers: ["ETag": #""a""#]), dropsAt: [400_000])
+        let serverB = try RangeServer(.init(body: bodyB, headers: ["ETag": #""b""#]), dropsAt: [600_000])
+        let directory = try TemporaryDirectory()
+        let client = NetworkClient()
+        let endpointA = TestEndpoint(base: serverA.baseURL, path: "/file")
+        var resumeA: DownloadResumeData?
+        do {
+            _ = try await client.download(resuming: nil, for: endpointA, to: directory.file("x.bin"))
+        } catch {
+            if case .downloadInterrupted(_, let resumeData) = error { resumeA = resumeData }
+        }
+        let saved = try #require(resumeA)
+        await Self.failedDownload(serverB, to: directory.file("x.bin"), over: .urlSession)
+        saved.discard()
+        #expect(DownloadResumeData.partialDownloads(in: directory.url).map(\.bytesReceived) == [600_000], "B's partial file stays")
+
+        let file = try await client.download(resuming: saved, for: endpointA, to: directory.file("x.bin"))
+        #expect(try Data(contentsOf: file.fileURL) == bodyA, "A whole, nothing of B")
+        #expect(serverA.requests.last?.range == nil)
+    }
+
     @Test("A download of another URL to the same destination starts over: a partial file goes on only with its own URL")
     func anotherURLStartsOver() async throws {
         let body = RangeServer.content(count: Self.size)

@@ -33,6 +33,8 @@ final class RangeServer: Sendable {
         var drops: [Int]
         /// The resource served once a connection has been dropped, when it changes.
         var afterDrop: Resource?
+        /// The offset after which the next answer that passes it stops sending and waits for the client to close.
+        var holdAt: Int?
         var requests: [Request] = []
     }
 
@@ -52,8 +54,10 @@ final class RangeServer: Sendable {
     ///   - drops: The body offsets at which an answer that reaches them drops its connection, each once.
     ///   - afterDrop: What is served once a connection has been dropped; `resource` still by default.
     ///   - pacing: How fast bodies are written; 1 MiB at a time, as fast as the client reads, by default.
-    init(_ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil, pacing: Pacing? = nil) throws {
-        state = Locked(State(resource: resource, drops: drops.sorted(), afterDrop: afterDrop))
+    ///   - holdAt: A body offset after which the first answer that passes it sends nothing more and
+    ///     waits for the client to go (one that dies there has been sent no more); `nil` by default.
+    init(_ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil, pacing: Pacing? = nil, holdAt: Int? = nil) throws {
+        state = Locked(State(resource: resource, drops: drops.sorted(), afterDrop: afterDrop, holdAt: holdAt))
         server = try ScriptedServer { [state] connection in Self.serve(connection, state: state, pacing: pacing) }
     }
 
@@ -130,6 +134,15 @@ final class RangeServer: Sendable {
             let next = min(end, offset + (pacing?.chunk ?? 1024 * 1024))
             guard connection.write(resource.body.subdata(in: offset..<next)) else { return }
             offset = next
+            let holds = state.withLock { state in
+                guard let hold = state.holdAt, offset >= hold, offset < end else { return false }
+                state.holdAt = nil
+                return true
+            }
+            if holds {
+                _ = connection.waitUntilClosed()
+                return
+            }
             if let pacing { Thread.sleep(forTimeInterval: pacing.pause) }
         }
         // A dropped connection closes here, before the end its Content-Length announced.

@@ -157,7 +157,7 @@ extension APIClient {
         if let resumeData {
             let file =
                 DownloadResumption.canResume(resumeData)
-                ? DownloadFile(continuing: resumeData.partialFileURL, length: resumeData.bytesReceived, destination: destination) : nil
+                ? DownloadFile(continuing: resumeData, destination: destination) : nil
             if let file {
                 return DownloadResumption(file: file, request: call.request, hasUpload: hasUpload, resumeData: resumeData)
             }
@@ -166,7 +166,7 @@ extension APIClient {
         let (file, record) = try DownloadFile.open(for: destination, url: call.request.url)
         let earlier = record.map {
             DownloadResumeData(
-                url: $0.url, entityTag: $0.entityTag, lastModified: $0.lastModified, bytesReceived: file.written,
+                url: call.request.url, entityTag: $0.entityTag, lastModified: $0.lastModified, bytesReceived: file.written,
                 expectedBytes: $0.length, partialFileURL: file.partial)
         }
         return DownloadResumption(file: file, request: call.request, hasUpload: hasUpload, resumeData: earlier)

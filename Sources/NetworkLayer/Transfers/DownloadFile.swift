@@ -53,7 +53,7 @@ final class DownloadFile: Sendable {
             let shared = PartialFile.shared(for: destination)
             if var claim = PartialFile.claim(shared, creating: true) {
                 var record = PartialFile.readRecord(of: shared)
-                if let kept = record, kept.url != url || claim.size == 0 || claim.size > kept.length {
+                if let kept = record, !kept.isOf(url) || claim.size == 0 || claim.size > kept.length {
                     record = nil
                 }
                 do {
@@ -79,12 +79,16 @@ final class DownloadFile: Sendable {
         return (DownloadFile(destination: destination, partial: partial, isShared: false, claim: claim), nil)
     }
 
-    /// Opens the partial file of an earlier download to go on after its first `length` bytes (anything
-    /// after them is cut off), for a download to `destination`; `nil` when it is missing, shorter than
-    /// `length`, held by another download, or cannot be opened.
-    init?(continuing partial: URL, length: Int64, destination: URL?) {
+    /// Opens the partial file of `resumeData` to go on after its bytes (anything after them is cut
+    /// off), for a download to `destination`; `nil` when it is missing, shorter, held by another
+    /// download, recorded as another body's, or cannot be opened.
+    init?(continuing resumeData: DownloadResumeData, destination: URL?) {
+        let partial = resumeData.partialFileURL
+        let length = resumeData.bytesReceived
         guard length >= 0, let claim = PartialFile.claim(partial, creating: false) else { return nil }
-        guard claim.size >= length, (try? claim.handle.truncate(atOffset: UInt64(length))) != nil,
+        // The file may hold another body since (a later download to the destination): its record says.
+        guard PartialFile.readRecord(of: partial).map({ $0.matches(resumeData) }) ?? true, claim.size >= length,
+            (try? claim.handle.truncate(atOffset: UInt64(length))) != nil,
             (try? claim.handle.seekToEnd()) != nil
         else {
             try? claim.handle.close()
@@ -206,8 +210,8 @@ final class DownloadFile: Sendable {
     /// Nothing once the file is closed: it may be another download's by then.
     func discard() {
         guard let (handle, _) = take() else { return }
-        unlink(partial.path)
         PartialFile.writeRecord(nil, of: partial)
+        unlink(partial.path)
         try? handle.close()
     }
 

@@ -50,6 +50,8 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// Deletes the partial file and its record: for when you give up on the download instead of
     /// resuming it. A partial file a download is writing right now is left alone.
     public func discard() {
+        // Not when its record says it holds another body by now: a later download's.
+        guard PartialFile.readRecord(of: partialFileURL).map({ $0.matches(self) }) ?? true else { return }
         PartialFile.remove(partialFileURL)
     }
 
@@ -77,7 +79,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
             defer { try? claim.handle.close() }
             let record = PartialFile.readRecord(of: partial)
             return DownloadResumeData(
-                url: record?.url, entityTag: record?.entityTag, lastModified: record?.lastModified, bytesReceived: claim.size,
+                url: nil, entityTag: record?.entityTag, lastModified: record?.lastModified, bytesReceived: claim.size,
                 expectedBytes: record?.length ?? 0, partialFileURL: partial)
         }
     }

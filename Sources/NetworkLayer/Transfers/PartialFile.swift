@@ -23,14 +23,33 @@ import Foundation
 enum PartialFile {
     /// What a partial file holds: the body of `url` whose validator and length these are.
     struct Record: Codable, Equatable {
-        /// The URL the download asked for, before any redirect.
-        var url: URL
+        /// The SHA-256 of the URL the download asked for, before any redirect: only ever compared, and
+        /// never on disk as it is, since a URL may carry a token or a signature.
+        var urlDigest: String
         /// The strong `ETag`, or `nil`.
         var entityTag: String?
         /// The `Last-Modified`, used when there is no strong `entityTag`.
         var lastModified: String?
         /// The length of the whole body.
         var length: Int64
+
+        /// The record of a body of `url`.
+        init(url: URL, entityTag: String?, lastModified: String?, length: Int64) {
+            urlDigest = SHA256.hexDigest(url.absoluteString)
+            self.entityTag = entityTag
+            self.lastModified = lastModified
+            self.length = length
+        }
+
+        /// Whether this is the record of a body of `url`.
+        func isOf(_ url: URL?) -> Bool {
+            url.map { SHA256.hexDigest($0.absoluteString) == urlDigest } ?? false
+        }
+
+        /// Whether it speaks of the same body as `resumeData`: the same validator and length.
+        func matches(_ resumeData: DownloadResumeData) -> Bool {
+            entityTag == resumeData.entityTag && lastModified == resumeData.lastModified && length == resumeData.expectedBytes
+        }
     }
 
     /// A partial file opened and locked for writing.
@@ -105,7 +124,8 @@ enum PartialFile {
 
     /// Whether `status` is of a regular file of this process's user.
     private static func isOwnRegularFile(_ status: stat) -> Bool {
-        (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == geteuid()
+        // One link only: a hard link planted at the name would make the download write another file.
+        (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == geteuid() && status.st_nlink == 1
     }
 
     /// The record beside `partial`, or `nil` when there is none, it is no regular file of this user's
@@ -131,16 +151,20 @@ enum PartialFile {
         let next = target.appendingPathExtension("new")
         // Created anew (O_EXCL, which never follows a link), never written through what is there.
         unlink(next.path)
-        guard let data = try? JSONEncoder().encode(record), (try? data.write(to: next, options: .withoutOverwriting)) != nil
-        else { return false }
+        guard let data = try? JSONEncoder().encode(record), (try? data.write(to: next, options: .withoutOverwriting)) != nil,
+            chmod(next.path, 0o600) == 0
+        else {
+            unlink(target.path)
+            return false
+        }
         return rename(next.path, target.path) == 0
     }
 
     /// Removes `partial` and its record, unless a download holds it.
     static func remove(_ partial: URL) {
         guard isPartialFileName(partial), let claim = Self.claim(partial, creating: false) else { return }
-        unlink(partial.path)
         writeRecord(nil, of: partial)
+        unlink(partial.path)
         try? claim.handle.close()
     }
 }
