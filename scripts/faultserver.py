@@ -19,6 +19,8 @@ connection. Paths:
   /invalid-json           200, application/json, a body cut off mid-object
   /invalid-utf8           200, application/json, a string with bytes that are not UTF-8
   /many-headers           1,000 header lines, then {"ok": true}
+  /ten-thousand-headers   10,000 header lines, then {"ok": true}
+  /many-interim?count=N   N interim `103 Early Hints` heads (5,000 by default), then 200 with {"ok": true}
   /status-999             status 999 with {"ok": true}
   /status-099             status 099 with {"ok": true}
   /redirect-loop?status=N a redirect (302 by default) to itself
@@ -190,6 +192,9 @@ def answer(connection, path):
                            + b"%x\r\n%s\r\n0\r\nX-Checksum: 1234\r\n\r\n" % (len(OK), OK))
     elif route == "/ten-thousand-headers":
         connection.sendall(json_response(b"200", b"OK", extra=[(b"X-Header-%d" % i, b"%d" % i) for i in range(10000)]))
+    elif route == "/many-interim":
+        hint = head(b"103", b"Early Hints", [])
+        connection.sendall(hint * int(query.get("count", "5000")) + json_response(b"200", b"OK"))
     elif route == "/bad-chunk-size":
         connection.sendall(head(b"200", b"OK", [(b"Transfer-Encoding", b"chunked")]) + b"zz\r\nhello\r\n0\r\n\r\n")
     elif route == "/header-without-colon":

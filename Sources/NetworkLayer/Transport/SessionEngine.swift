@@ -17,7 +17,7 @@ struct SessionEngine: Sendable {
     #if canImport(FoundationNetworking)
         let delegate: SessionDelegate
 
-        /// Where the session's tasks are started (when others are under way) and cancelled, in order,
+        /// Where the session's tasks are started and cancelled, in order,
         /// on threads shared with every other session (see ``ControlQueue``): each of those calls
         /// waits for the session's work queue.
         var controlQueue: ControlQueue { delegate.controlQueue }
@@ -57,12 +57,23 @@ struct SessionEngine: Sendable {
 
     // MARK: Starting and cancelling
 
-    /// Runs `start`, which creates and resumes a task: at once when no other exchange is under way,
-    /// else on ``controlQueue``. Creating and resuming wait for FoundationNetworking's work queue,
-    /// which many requests at once keep busy, and that wait must not hold a thread of Swift's
-    /// cooperative pool; a lone request saves the hop (about 8% of a sequential loopback request).
+    /// Runs `start`, which creates and resumes a task. Creating and resuming wait for
+    /// FoundationNetworking's work queue, which many requests at once keep busy, and that wait must
+    /// not hold the caller: on Linux `start` always runs on ``controlQueue``; on Apple platforms a
+    /// request alone in flight starts on its caller's thread, which saves the hop.
+    ///
+    /// The work queue every Linux session waits for is the process's, not the session's: a delegate
+    /// callback that kept one session's queue busy for 3 s held another session's `dataTask(with:)`
+    /// for 2.5 s. No caller can tell it is free, so none waits for it: a lone start on the caller's
+    /// thread, while another client's 50 answers of 5,000 interim heads kept it busy, answered its
+    /// caller 16 to 146 s after a 2 s timeout that had fired on time, since the caller's task could
+    /// not go on until the start returned.
     func start(isAlone: Bool, _ start: @escaping @Sendable () -> Void) {
-        if isAlone { start() } else { controlQueue.async(execute: start) }
+        #if canImport(FoundationNetworking)
+            controlQueue.async(execute: start)
+        #else
+            if isAlone { start() } else { controlQueue.async(execute: start) }
+        #endif
     }
 
     /// Cancels `task` on ``controlQueue``: on a callback's thread, or from many threads at once,

@@ -27,9 +27,10 @@ import Foundation
 public struct URLSessionTransport: HTTPTransport {
     /// The session whose configuration (and, on Apple platforms, delegate) the requests use.
     public let session: URLSession
-    /// The transport's exchanges that have not yet had their outcome, shared by its copies: a request
-    /// alone among them starts on its caller's thread, others on the control queue (see
-    /// ``SessionEngine/start(isAlone:_:)``). One transport's traffic never changes how another's starts.
+    /// The transport's exchanges that have not yet had their outcome, shared by its copies: on Apple
+    /// platforms a request alone among them starts on its caller's thread, others on the control queue;
+    /// on Linux every one starts on the control queue (see ``SessionEngine/start(isAlone:_:)``). One
+    /// transport's traffic never changes how another's starts.
     private let exchangesInFlight = Locked(0)
 
     /// Creates a transport over `session`.
