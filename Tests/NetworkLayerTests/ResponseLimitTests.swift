@@ -38,7 +38,7 @@ struct ResponseLimitTests {
 
     /// Whether `error` is `responseTooLarge` of `kind` at `limit`, stopped within one chunk past it.
     static func isTooLarge(_ error: APIError?, _ kind: ResponseLimits.Kind, limit: Int64) -> Bool {
-        guard case .responseTooLarge(kind, limit, let received) = error else { return false }
+        guard case .responseTooLarge(kind, limit, let received, false) = error else { return false }
         return received > limit && received <= limit + mebibyte
     }
 
@@ -87,7 +87,7 @@ struct ResponseLimitTests {
             headers: ["Content-Length": "\(gibibyte)"], repeating: Pattern.data(count: 64 * 1024), cap: gibibyte, paced: true)
         let client = transport.makeClient(responseLimits: ResponseLimits(inMemory: Self.mebibyte))
         let error = await #expect(throws: APIError.self) { try await client.send(Self.endpoint(server)) }
-        #expect(error == .responseTooLarge(.inMemory, limit: Self.mebibyte, received: Int64(gibibyte)))
+        #expect(error == .responseTooLarge(.inMemory, limit: Self.mebibyte, received: Int64(gibibyte), announced: true))
         #expect(await server.connectionsEnded(), "the client hung up")
         #expect(server.cutShort == 1, "the client hung up before the end")
     }
@@ -124,7 +124,7 @@ struct ResponseLimitTests {
         let small = transport.makeClient(responseLimits: ResponseLimits(inMemory: Self.mebibyte))
         let large = transport.makeClient(responseLimits: ResponseLimits(inMemory: 8 * Self.mebibyte))
         #expect(try await small.send(Self.endpoint(server, limits: ResponseLimits(inMemory: 8 * Self.mebibyte))) == body)
-        await #expect(throws: APIError.responseTooLarge(.inMemory, limit: Self.mebibyte, received: Int64(body.count))) {
+        await #expect(throws: APIError.responseTooLarge(.inMemory, limit: Self.mebibyte, received: Int64(body.count), announced: true)) {
             try await large.send(Self.endpoint(server, limits: ResponseLimits(inMemory: Self.mebibyte)))
         }
     }
@@ -233,6 +233,16 @@ struct ResponseLimitTests {
             APIError.responseTooLarge(.stream, limit: 1000, received: 1200).description
                 == "The response body is larger than the stream limit of 1000 bytes: the transfer was stopped at 1200 bytes. "
                 + "Raise ResponseLimits.stream (the client's responseLimits, or the endpoint's)")
+    }
+
+    @Test("A Content-Length over the limit is said to be declared, with none of the body read")
+    func announcedDescription() {
+        let error = APIError.responseTooLarge(.inMemory, limit: 50_000_000, received: 60_000_000, announced: true)
+        #expect(
+            error.description
+                == "The response body is larger than the in-memory limit of 50000000 bytes (47.7 MiB): its Content-Length "
+                + "declared 60000000 bytes (57.2 MiB), so none of it was read. Raise ResponseLimits.inMemory (the client's "
+                + "responseLimits, or the endpoint's), or download the body to a file")
     }
 
     @Test("The default is 64 MiB in memory, with downloads and streams unbounded, on every client")

@@ -122,7 +122,10 @@ struct TLSFailureTests {
                     .notYetValid, .serverCertificateNotYetValid,
                     "the server's certificate is not yet valid: it is valid from 2090-01-01T00:00:00Z"
                 ),
-                (.wrongHost, .serverCertificateUntrusted, "the server's certificate is not valid for this host"),
+                (
+                    .wrongHost, .serverCertificateUntrusted,
+                    "the server's certificate is not valid for this host: it does not name 127.0.0.1, the host the request was sent to"
+                ),
                 (
                     .selfSigned, .serverCertificateHasUnknownRoot,
                     "the server's certificate is not signed by an authority this client trusts"

@@ -17,6 +17,9 @@ final class TLSPolicyServers: Sendable {
         case mutual
         /// The same, speaking TLS 1.2 at most.
         case tls12
+        /// A certificate for the same names signed by an intermediate authority the authority signed,
+        /// sent with the intermediate (never the authority), as most servers send their chain.
+        case chained
     }
 
     let directory: TemporaryDirectory
@@ -49,7 +52,8 @@ final class TLSPolicyServers: Sendable {
         (process, input, ports) = try TLSServers.startPython(Self.serve, directory: directory.url, names: Server.allCases.map(\.rawValue))
     }
 
-    /// A file of the directory (shared by the test run: add files, change none): `ca.pem`, `server.pem`, `client.pem`, `client.key`, `client.p12` (password `secret`), `rsa.pem`.
+    /// A file of the directory (shared by the test run: add files, change none): `ca.pem`, `server.pem`, `client.pem`,
+    /// `client.key`, `client.p12` (password `secret`), `rsa.pem`, `intermediate.pem`, `chained-leaf.pem`.
     func file(_ name: String) -> URL { directory.file(name) }
 
     /// The base URL of `server`.
@@ -99,6 +103,17 @@ final class TLSPolicyServers: Sendable {
         basicConstraints = CA:FALSE
         extendedKeyUsage = serverAuth
         subjectAltName = DNS:localhost, IP:127.0.0.1
+        [ intermediate ]
+        basicConstraints = critical, CA:TRUE, pathlen:0
+        keyUsage = critical, keyCertSign, cRLSign
+        subjectKeyIdentifier = hash
+        authorityKeyIdentifier = keyid
+        [ chained ]
+        basicConstraints = CA:FALSE
+        extendedKeyUsage = serverAuth
+        subjectAltName = DNS:localhost, IP:127.0.0.1
+        subjectKeyIdentifier = hash
+        authorityKeyIdentifier = keyid
         [ client ]
         basicConstraints = CA:FALSE
         extendedKeyUsage = clientAuth
@@ -116,7 +131,16 @@ final class TLSPolicyServers: Sendable {
             -extfile ext.cnf -extensions client 2>/dev/null
         openssl pkcs12 -export -in client.pem -inkey client.key -out client.p12 -passout pass:secret
         openssl req -x509 -new -key client.key -out rsa.pem -days 30 -subj /CN=rsa
-        for name in ca.pem server.pem client.pem rsa.pem; do
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out intermediate.key 2>/dev/null
+        openssl req -new -key intermediate.key -out intermediate.csr -subj "/CN=NetworkLayer Policy Intermediate"
+        openssl x509 -req -in intermediate.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out intermediate.pem -days 3650 \
+            -extfile ext.cnf -extensions intermediate 2>/dev/null
+        openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out chained.key 2>/dev/null
+        openssl req -new -key chained.key -out chained.csr -subj /CN=127.0.0.1
+        openssl x509 -req -in chained.csr -CA intermediate.pem -CAkey intermediate.key -CAcreateserial -out chained-leaf.pem \
+            -days 3650 -extfile ext.cnf -extensions chained 2>/dev/null
+        cat chained-leaf.pem intermediate.pem > chained.pem
+        for name in ca.pem server.pem client.pem rsa.pem intermediate.pem chained-leaf.pem; do
             openssl x509 -in $name -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64 > $name.pin
             openssl x509 -in $name -outform der -out $name.der
         done
@@ -127,7 +151,8 @@ final class TLSPolicyServers: Sendable {
         for name in names:
             server = Server(("127.0.0.1", 0), Handler)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(f"{directory}/server.pem", f"{directory}/server.key")
+            certificate = "chained" if name == "chained" else "server"
+            context.load_cert_chain(f"{directory}/{certificate}.pem", f"{directory}/{certificate}.key")
             if name == "mutual":
                 context.verify_mode = ssl.CERT_REQUIRED
                 context.load_verify_locations(f"{directory}/ca.pem")

@@ -106,7 +106,7 @@ struct TLSPolicyTransportTests {
         }
 
         @Test(
-            "Over AsyncHTTPClient a pin set applies to its hosts only, by the names the server's certificate is valid for",
+            "Over AsyncHTTPClient a pin set applies to every connection whose certificate names one of its hosts: one for localhost holds at 127.0.0.1 when the certificate names both",
             arguments: TransportKind.all.filter { !$0.isURLSession })
         func pinsByHost(transport: TransportKind) async throws {
             let servers = try await TLSPolicyServers.start()
@@ -152,6 +152,22 @@ struct TLSPolicyTransportTests {
                 servers.baseURL(.mutual),
                 over: try .asyncHTTPClient(tlsPolicy: TLSPolicy(trustRoots: .only(roots), clientIdentity: stranger)))
             #expect(Self.code(of: rejected) == .clientCertificateRejected, "\(rejected)")
+        }
+
+        @Test("Over AsyncHTTPClient a PKCS#12 bundle that does not open is refused when the transport is made, saying why")
+        func pkcs12Refusals() async throws {
+            let servers = try await TLSPolicyServers.certificateDirectory()
+            let bundle = try Data(contentsOf: servers.file("client.p12"))
+            let cases = [
+                (bundle, "the PKCS#12 bundle does not open with the password given: the password is wrong"),
+                (Data("not a bundle".utf8), "the PKCS#12 bundle (12 bytes) cannot be read: it is not PKCS#12 (DER), or it is damaged"),
+            ]
+            for (data, reason) in cases {
+                let identity = try TLSPolicy.ClientIdentity.pkcs12(data, password: "wrong")
+                #expect(throws: APIError.invalidTLSPolicy(reason)) {
+                    try AsyncHTTPClientTransport(tlsPolicy: TLSPolicy(clientIdentity: identity))
+                }
+            }
         }
 
         @Test(

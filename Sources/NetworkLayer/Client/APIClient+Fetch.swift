@@ -71,7 +71,7 @@ extension APIClient {
     /// with a `Content-Length` exists once (200 MB peaks near 1.2 times its size on Linux), one
     /// without is held twice while its chunks are joined at its end, up to the
     /// call's ``ResponseLimits/inMemory`` (64 MiB by default): past it the call fails with
-    /// ``APIError/responseTooLarge(_:limit:received:)``.
+    /// ``APIError/responseTooLarge(_:limit:received:announced:)``.
     /// - Parameters:
     ///   - endpoint: The request to send; an upload task's body is sent too.
     ///   - progress: Called with the bytes received so far and the `Content-Length` when the

@@ -46,7 +46,7 @@ public struct ClientConfiguration: Sendable {
     /// An endpoint's ``CallOptions/deadline`` overrides it; a request built by hand gets this one.
     public var deadline: TimeInterval?
     /// How large a response body may grow before the transfer is stopped with
-    /// ``APIError/responseTooLarge(_:limit:received:)``; ``ResponseLimits/default`` by default (64 MiB
+    /// ``APIError/responseTooLarge(_:limit:received:announced:)``; ``ResponseLimits/default`` by default (64 MiB
     /// in memory, downloads and streams unbounded). An endpoint's ``CallOptions/responseLimits`` replaces it.
     public var responseLimits: ResponseLimits
     /// The queue on which ``APIClient/fetch(_:as:completion:)`` calls its completion; `.main` by default.

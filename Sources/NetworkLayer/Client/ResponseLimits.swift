@@ -6,7 +6,7 @@ import Foundation
 /// A body is counted as it arrives, after any `Content-Encoding` is undone, so a compressed body is
 /// held to the size it inflates to: a 1 MiB gzip bomb stops at the limit, not at the gigabyte it
 /// would become. Going past a limit stops the transfer at once, closes its connection and fails with
-/// ``APIError/responseTooLarge(_:limit:received:)``; a `Content-Length` over the limit (on a body
+/// ``APIError/responseTooLarge(_:limit:received:announced:)``; a `Content-Length` over the limit (on a body
 /// sent without a content coding) fails as soon as the head arrives, before any of it is read.
 ///
 /// Set them for a client (``ClientConfiguration/responseLimits``, `ClientConfiguration.responseLimits`) and, for

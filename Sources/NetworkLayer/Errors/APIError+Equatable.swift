@@ -33,9 +33,9 @@ extension APIError {
         case .insecureRedirect(let aFrom, let aTo):
             if case .insecureRedirect(let bFrom, let bTo) = rhs { aFrom == bFrom && aTo == bTo } else { false }
         case .deadlineExceeded(let a): if case .deadlineExceeded(let b) = rhs { a == b } else { false }
-        case .responseTooLarge(let aKind, let aLimit, let aReceived):
-            if case .responseTooLarge(let bKind, let bLimit, let bReceived) = rhs {
-                aKind == bKind && aLimit == bLimit && aReceived == bReceived
+        case .responseTooLarge(let aKind, let aLimit, let aReceived, let aAnnounced):
+            if case .responseTooLarge(let bKind, let bLimit, let bReceived, let bAnnounced) = rhs {
+                aKind == bKind && aLimit == bLimit && aReceived == bReceived && aAnnounced == bAnnounced
             } else {
                 false
             }

@@ -72,9 +72,9 @@ public enum APIError: Error, Sendable, Equatable {
     /// The response body went past a limit of ``ResponseLimits``, so the transfer was stopped and its
     /// connection closed: `limit` is the limit of that `kind` in bytes, and `received` how much of
     /// the body there was when it stopped (the bytes that had arrived, after any `Content-Encoding` was
-    /// undone, the chunk that went past the limit included), or the `Content-Length` the server
-    /// announced when that alone was over the limit and nothing was read.
-    case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64)
+    /// undone, the chunk that went past the limit included), or, when `announced`, the `Content-Length`
+    /// the server declared, which alone was over the limit: then none of the body was read.
+    case responseTooLarge(ResponseLimits.Kind, limit: Int64, received: Int64, announced: Bool = false)
     /// A validation hook (``ClientConfiguration/validate`` or ``CallOptions/validateResponse``) threw this error
     /// of yours on this response: for example the `ServerError` a 4xx body decodes as. The hooks run once
     /// the interceptors are done with the call, so a retrier still sees ``unacceptableStatusCode(_:_:)``.
@@ -190,9 +190,12 @@ extension APIError: CustomStringConvertible, LocalizedError {
                 + "RedirectPolicy(allowsInsecureRedirects: true) allows it"
         case .deadlineExceeded(let seconds):
             "The request did not finish within its deadline of \(Self.seconds(seconds)) s"
-        case .responseTooLarge(let kind, let limit, let received):
-            "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): the transfer was stopped at "
-                + "\(Self.bytes(received)). Raise ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
+        case .responseTooLarge(let kind, let limit, let received, let announced):
+            "The response body is larger than the \(kind.noun) limit of \(Self.bytes(limit)): "
+                + (announced
+                    ? "its Content-Length declared \(Self.bytes(received)), so none of it was read. Raise"
+                    : "the transfer was stopped at \(Self.bytes(received)). Raise")
+                + " ResponseLimits.\(kind.property) (the client's responseLimits, or the endpoint's)"
                 + (kind == .inMemory ? ", or download the body to a file" : "")
         case .validationFailed(let error, let response):
             "The response (\(response.statusCode) \(HTTPResponse.reasonPhrase(for: response.statusCode))) failed validation: "

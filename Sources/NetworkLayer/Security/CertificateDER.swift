@@ -3,7 +3,8 @@ import Foundation
 /// The parts of an X.509 certificate (RFC 5280) that ``TLSPolicy`` needs, read from its DER bytes
 /// without a cryptography library: the issuer and subject names (as their DER bytes, to link a
 /// certificate to its issuer), the `subjectPublicKeyInfo` (whose SHA-256 is the pin, RFC 7469), and
-/// the DNS names and IP addresses of its `subjectAltName` extension (which hosts a pin set covers).
+/// the DNS names and IP addresses of its `subjectAltName` extension (which hosts a pin set covers), and
+/// its key identifiers (which, with the names, link it to its issuer).
 ///
 /// It walks the structure only: nothing is verified here. Signatures and validity are the TLS
 /// library's to check, before any pin is.
@@ -20,6 +21,10 @@ struct CertificateDER: Sendable, Hashable {
     let dnsNames: [String]
     /// The `iPAddress`es of the `subjectAltName` extension, 4 or 16 bytes each.
     let ipAddresses: [[UInt8]]
+    /// The `keyIdentifier` of the `authorityKeyIdentifier` extension: which of its issuer's keys signed it.
+    let authorityKeyIdentifier: [UInt8]?
+    /// The `subjectKeyIdentifier` extension: the identifier of its own key.
+    let subjectKeyIdentifier: [UInt8]?
 
     /// The certificate in `bytes`, or `nil` when they are not one DER-encoded certificate.
     init?(_ bytes: [UInt8]) {
@@ -40,14 +45,26 @@ struct CertificateDER: Sendable, Hashable {
         _ = reader.read(tag: 0x82)  // subjectUniqueID
         var dnsNames: [String] = []
         var ipAddresses: [[UInt8]] = []
+        var authorityKeyIdentifier: [UInt8]?
+        var subjectKeyIdentifier: [UInt8]?
         if let explicit = reader.read(tag: 0xA3) {
             var wrapper = DERReader(explicit)
             var extensions = DERReader(wrapper.read(tag: 0x30) ?? [])
             while let element = extensions.read(tag: 0x30) {
                 var item = DERReader(element)
-                guard let oid = item.read(tag: 0x06), Array(oid) == Self.subjectAltNameOID else { continue }
+                guard let oid = item.read(tag: 0x06).map(Array.init) else { continue }
                 _ = item.read(tag: 0x01)  // critical
                 var octets = DERReader(item.read(tag: 0x04) ?? [])
+                if oid == Self.subjectKeyIdentifierOID {
+                    subjectKeyIdentifier = octets.read(tag: 0x04).map(Array.init)
+                    continue
+                }
+                if oid == Self.authorityKeyIdentifierOID {
+                    var fields = DERReader(octets.read(tag: 0x30) ?? [])
+                    authorityKeyIdentifier = fields.read(tag: 0x80).map(Array.init)  // [0] keyIdentifier
+                    continue
+                }
+                guard oid == Self.subjectAltNameOID else { continue }
                 var names = DERReader(octets.read(tag: 0x30) ?? [])
                 while let (tag, value) = names.readAny() {
                     if tag == 0x82 { dnsNames.append(String(decoding: value, as: UTF8.self).lowercased()) }
@@ -61,6 +78,17 @@ struct CertificateDER: Sendable, Hashable {
         self.subjectPublicKeyInfo = Array(subjectPublicKeyInfo)
         self.dnsNames = dnsNames
         self.ipAddresses = ipAddresses
+        self.authorityKeyIdentifier = authorityKeyIdentifier
+        self.subjectKeyIdentifier = subjectKeyIdentifier
+    }
+
+    /// Whether `issuer` may be the certificate that signed this one: its subject is this one's issuer
+    /// and, when both certificates carry key identifiers, its key is the one this names. Nothing is
+    /// verified: call it only on certificates already trusted.
+    func mayBeIssued(by issuer: CertificateDER) -> Bool {
+        guard issuer.subject == self.issuer else { return false }
+        guard let authority = authorityKeyIdentifier, let key = issuer.subjectKeyIdentifier else { return true }
+        return authority == key
     }
 
     /// The RFC 7469 pin of the public key: base64 of the SHA-256 of the `SubjectPublicKeyInfo`, as
@@ -69,6 +97,10 @@ struct CertificateDER: Sendable, Hashable {
 
     /// 2.5.29.17, `id-ce-subjectAltName`.
     private static let subjectAltNameOID: [UInt8] = [0x55, 0x1D, 0x11]
+    /// 2.5.29.14, `id-ce-subjectKeyIdentifier`.
+    private static let subjectKeyIdentifierOID: [UInt8] = [0x55, 0x1D, 0x0E]
+    /// 2.5.29.35, `id-ce-authorityKeyIdentifier`.
+    private static let authorityKeyIdentifierOID: [UInt8] = [0x55, 0x1D, 0x23]
 }
 
 /// Reads DER elements (tag, length, value) one after another; definite lengths only, as DER requires.

@@ -15,6 +15,11 @@ extension TLSPolicy {
 
         /// A pin set of `hashes`, for `hosts` (every host by default).
         ///
+        /// Over `AsyncHTTPClientTransport` a set with hosts applies to every connection whose validated
+        /// certificate names one of them (so a set for `localhost` holds at `127.0.0.1` too when the
+        /// certificate names both); over `URLSessionTransport` on Apple platforms, to a request for one of
+        /// them. See <doc:SecuringConnections>.
+        ///
         /// A hash is what `openssl x509 -in cert.pem -pubkey -noout | openssl pkey -pubin -outform der
         /// | openssl dgst -sha256 -binary | base64` prints.
         /// - Parameters:
@@ -70,24 +75,44 @@ extension TLSPolicy {
 
     /// The hashes of `chain` when it fails a set of `sets` (no certificate of it has one of the set's
     /// hashes); `nil` when it satisfies every one.
-    static func mismatch(of chain: [CertificateDER], against sets: [PinSet]) -> [String]? {
+    ///
+    /// Under ``TrustRoots/only(_:)`` a set that pins every one of the roots is satisfied by any chain:
+    /// the TLS library ended it at one of them, whatever intermediates came between.
+    func mismatch(of chain: [CertificateDER], against sets: [PinSet]) -> [String]? {
         let seen = chain.map(\.publicKeyHash)
-        for set in sets where !set.hashes.contains(where: seen.contains) { return seen }
+        let anchors: [String]? = if case .only(let roots) = trustRoots { roots.publicKeyHashes } else { nil }
+        for set in sets where !set.hashes.contains(where: seen.contains) {
+            if let anchors, !anchors.isEmpty, anchors.allSatisfy(set.hashes.contains) { continue }
+            return seen
+        }
         return nil
     }
 
-    /// The validated chain as far as it can be known from `leaf` alone, the certificate the TLS
-    /// library verified: the leaf, then, when the policy trusts ``TrustRoots/only(_:)`` its own
-    /// roots, the roots it leads to by issuer name (the chain must end at one of them). Under the
-    /// system's roots the intermediates and root are not known, and the chain is the leaf alone.
-    func chain(from leaf: CertificateDER) -> [CertificateDER] {
-        guard case .only(let roots) = trustRoots else { return [leaf] }
+    /// The validated chain as far as it can be known from `leaf`, the certificate the TLS library
+    /// verified: the leaf, then the trusted certificates it leads to by issuer name and key
+    /// identifier, up to a self-issued root. The trusted certificates are the policy's roots and,
+    /// unless it trusts ``TrustRoots/only(_:)`` its own, `systemRoots` (the system's trust store).
+    ///
+    /// Only trusted certificates are links, since none is verified here: an intermediate the server
+    /// sent, which no trust store holds, ends the chain at the certificate it issued. Two trusted
+    /// issuers of one name with different keys end it too: which one the TLS library took is not known.
+    func chain(from leaf: CertificateDER, systemRoots: [CertificateDER]) -> [CertificateDER] {
+        let trusted: [CertificateDER] =
+            switch trustRoots {
+            case .system: systemRoots
+            case .systemAnd(let roots): roots.parsed + systemRoots
+            case .only(let roots): roots.parsed
+            }
         var chain = [leaf]
         var current = leaf
         while current.issuer != current.subject, chain.count < 8 {
-            let issuers = roots.parsed.filter { $0.subject == current.issuer }
-            // Two roots of one name: neither is known to be the one the chain ends at.
-            guard issuers.count == 1, let issuer = issuers.first, !chain.contains(issuer) else { break }
+            let issuers = trusted.filter(current.mayBeIssued(by:))
+            guard let first = issuers.first,
+                issuers.allSatisfy({ $0.subjectPublicKeyInfo == first.subjectPublicKeyInfo }),
+                !chain.contains(where: { $0.subjectPublicKeyInfo == first.subjectPublicKeyInfo })
+            else { break }
+            // A key certified twice (a root and its cross-signed copy): the root ends the chain.
+            let issuer = issuers.first { $0.issuer == $0.subject } ?? first
             chain.append(issuer)
             current = issuer
         }

@@ -48,7 +48,7 @@ public protocol HTTPTransport: Sendable {
     /// ``TransportRequest/maximumBodySize``: past it, it stops the exchange at once.
     /// - Parameter request: What to send, how long it may stay idle, and how much body it may collect.
     /// - Returns: The response with its whole body.
-    /// - Throws: As ``send(_:)``; ``APIError/responseTooLarge(_:limit:received:)`` past ``TransportRequest/maximumBodySize``.
+    /// - Throws: As ``send(_:)``; ``APIError/responseTooLarge(_:limit:received:announced:)`` past ``TransportRequest/maximumBodySize``.
     func data(for request: TransportRequest) async throws(APIError) -> HTTPResponse
 }
 

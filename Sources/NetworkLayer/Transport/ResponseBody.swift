@@ -22,7 +22,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
     }
 
     /// The most bytes a reader is handed before the body fails with
-    /// ``APIError/responseTooLarge(_:limit:received:)``.
+    /// ``APIError/responseTooLarge(_:limit:received:announced:)``.
     struct Limit: Sendable {
         let kind: ResponseLimits.Kind
         let bytes: Int64
@@ -74,7 +74,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
         if case .complete(let data) = storage { Int64(data.count) } else { nil }
     }
 
-    /// This body, failing with ``APIError/responseTooLarge(_:limit:received:)`` (and ending the
+    /// This body, failing with ``APIError/responseTooLarge(_:limit:received:announced:)`` (and ending the
     /// transfer at once) as soon as more than `bytes` of it arrive, however it is read.
     func limited(to bytes: Int64, _ kind: ResponseLimits.Kind) -> ResponseBody {
         var body = self
@@ -216,7 +216,7 @@ public struct ResponseBody: AsyncSequence, Sendable {
 
         /// The next chunk, or `nil` once the body has ended.
         /// - Throws: The ``APIError`` that ended the body; ``APIError/cancelled`` when the calling task
-        ///   is cancelled; ``APIError/responseTooLarge(_:limit:received:)`` when the body went past its limit.
+        ///   is cancelled; ``APIError/responseTooLarge(_:limit:received:announced:)`` when the body went past its limit.
         public mutating func next() async throws(APIError) -> Data? {
             guard let meter else { return try await nextUnmetered() }
             do {

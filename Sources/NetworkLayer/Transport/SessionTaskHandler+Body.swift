@@ -13,7 +13,7 @@ extension SessionTaskHandler {
                 over: limit, length: response.expectedContentLength, statusCode: response.statusCode, method: method,
                 contentEncoding: response.value(forHTTPHeaderField: "Content-Encoding"))
         else { return nil }
-        return .responseTooLarge(.inMemory, limit: limit, received: response.expectedContentLength)
+        return .responseTooLarge(.inMemory, limit: limit, received: response.expectedContentLength, announced: true)
     }
 
     /// The length of the body `response` announces: `nil` when it announces none, or when the body

@@ -85,7 +85,7 @@
             }
             let chain = ((SecTrustCopyCertificateChain(trust) as? [SecCertificate]) ?? [])
                 .compactMap { CertificateDER([UInt8](SecCertificateCopyData($0) as Data)) }
-            if let seen = TLSPolicy.mismatch(of: chain, against: policy.pinSets(for: host)) {
+            if let seen = policy.mismatch(of: chain, against: policy.pinSets(for: host)) {
                 return .certificatePinMismatch(host: host, seen: seen)
             }
             return nil

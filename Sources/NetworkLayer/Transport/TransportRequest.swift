@@ -23,7 +23,7 @@ public struct TransportRequest: Sendable {
     public var sendProgress: (@Sendable (_ sent: Int64, _ expected: Int64?) -> Void)?
     /// The most bytes of response body ``HTTPTransport/data(for:)`` collects in memory, counted after
     /// any `Content-Encoding` is undone; `nil` (the default) for no limit. Past it the transport stops
-    /// the exchange at once and fails with ``APIError/responseTooLarge(_:limit:received:)`` (kind
+    /// the exchange at once and fails with ``APIError/responseTooLarge(_:limit:received:announced:)`` (kind
     /// ``ResponseLimits/Kind/inMemory``); a `Content-Length` over it may fail as soon as the head
     /// arrives. ``HTTPTransport/send(_:)`` does not read it: the reader of a streamed body counts
     /// for itself. The client sets it from its ``ResponseLimits/inMemory``.

@@ -34,7 +34,7 @@ public struct TransportResponse: Sendable {
     ///   - limit: The most bytes of body; `nil` for no limit.
     ///   - kind: Which limit it is, for the error.
     ///   - method: The request's method (a `HEAD`'s `Content-Length` announces no body).
-    /// - Throws: ``APIError/responseTooLarge(_:limit:received:)`` when the body, or the head, says it is longer than `limit`.
+    /// - Throws: ``APIError/responseTooLarge(_:limit:received:announced:)`` when the body, or the head, says it is longer than `limit`.
     func limited(to limit: Int64?, _ kind: ResponseLimits.Kind, method: String?) throws(APIError) -> TransportResponse {
         guard let limit else { return self }
         if let size = body.wholeSize {
@@ -48,7 +48,7 @@ public struct TransportResponse: Sendable {
             let length
         {
             body.cancel()
-            throw .responseTooLarge(kind, limit: limit, received: length)
+            throw .responseTooLarge(kind, limit: limit, received: length, announced: true)
         }
         return TransportResponse(head: head, body: body.limited(to: limit, kind))
     }

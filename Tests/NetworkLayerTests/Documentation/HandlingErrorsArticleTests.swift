@@ -173,7 +173,7 @@ extension ArticleTests {
             do throws(APIError) {
                 let page: MoviePage = try await client.send(MovieAPI.popular(page: 1))
                 Issue.record("expected a failure, got \(page)")
-            } catch .responseTooLarge(let kind, let limit, let received) {
+            } catch .responseTooLarge(let kind, let limit, let received, _) {
                 printed = "stopped at \(received) bytes, past the \(kind) limit of \(limit)"
             } catch {
                 Issue.record("unexpected \(error)")

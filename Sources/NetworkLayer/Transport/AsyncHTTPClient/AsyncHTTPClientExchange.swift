@@ -254,7 +254,7 @@
                         let length
                     {
                         // Announced too long: fail before reading any of it.
-                        tooLarge = .responseTooLarge(.inMemory, limit: limit, received: length)
+                        tooLarge = .responseTooLarge(.inMemory, limit: limit, received: length, announced: true)
                     }
                     return nil
                 case .stream:

@@ -96,6 +96,13 @@
             if let code = clientCertificateRefusal(error) {
                 return requestFailed(code, error, description: String(describing: error), url: url)
             }
+            if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+                // NIOSSL names the server name it sent, `<none>` for an IP address (which has none).
+                let host = url.flatMap(\.host).map { $0.hasPrefix("[") ? String($0.dropFirst().dropLast()) : $0 } ?? "the host"
+                return requestFailed(
+                    .serverCertificateUntrusted, error,
+                    description: "it does not name \(host), the host the request was sent to", url: url)
+            }
             if isCertificateVerificationFailure(error) {
                 return requestFailed(
                     .serverCertificateHasUnknownRoot, error, description: "certificate verification failed (CERTIFICATE_VERIFY_FAILED)",
