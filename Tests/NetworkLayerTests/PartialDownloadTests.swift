@@ -43,7 +43,7 @@ struct PartialDownloadTests {
         let error = await #expect(throws: APIError.self) {
             try await client.download(for: TestEndpoint(base: server.baseURL, path: "/file"), to: directory.file("a.bin"))
         }
-        guard case .responseTooLarge(.download, limit: 100_000, _)? = error else {
+        guard case .responseTooLarge(.download, limit: 100_000, _, _)? = error else {
             Issue.record("expected responseTooLarge, got \(String(describing: error))")
             return
         }
