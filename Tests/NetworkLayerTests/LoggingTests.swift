@@ -20,7 +20,7 @@ struct CURLDescriptionTests {
     @Test("A GET is curl and the quoted URL")
     func get() throws {
         let request = try Self.request("https://api.example.com/items?page=2")
-        #expect(request.cURLDescription == "curl 'https://api.example.com/items?page=2'")
+        #expect(request.cURLDescription() == "curl 'https://api.example.com/items?page=2'")
     }
 
     @Test("Method, headers sorted by name and body, one argument per line, single quotes escaped")
@@ -29,7 +29,7 @@ struct CURLDescriptionTests {
             "https://api.example.com/items", method: "POST",
             headers: ["X-Name": "O'Brien", "Content-Type": "application/json"], body: Data(#"{"name":"Bob's"}"#.utf8))
         #expect(
-            request.cURLDescription == """
+            request.cURLDescription() == """
                 curl -X POST 'https://api.example.com/items' \\
                   -H 'Content-Type: application/json' \\
                   -H 'X-Name: O'\\''Brien' \\
@@ -39,9 +39,9 @@ struct CURLDescriptionTests {
 
     @Test("HEAD uses --head, and a binary body is described rather than pasted")
     func headAndBinary() throws {
-        #expect(try Self.request("https://a.example/x", method: "HEAD").cURLDescription == "curl --head 'https://a.example/x'")
+        #expect(try Self.request("https://a.example/x", method: "HEAD").cURLDescription() == "curl --head 'https://a.example/x'")
         let binary = try Self.request("https://a.example/x", method: "PUT", body: Data([0xFF, 0xFE, 0x00]))
-        #expect(binary.cURLDescription.hasSuffix("--data-binary '<3 bytes of binary data>'"))
+        #expect(binary.cURLDescription().hasSuffix("--data-binary '<3 bytes of binary data>'"))
     }
 
     @Test("Redaction hides credential headers and query values, and nothing else")
@@ -69,7 +69,7 @@ struct CURLDescriptionTests {
         let request = try Self.request(
             "https://api.example.com/items?token=s3cr3t&page=1",
             headers: ["Authorization": "Bearer abc", "Cookie": "session=1", "Accept": "application/json"])
-        let text = request.cURLDescription
+        let text = request.cURLDescription()
         #expect(text == request.cURLDescription(redacting: .default))
         #expect(!text.contains("s3cr3t") && !text.contains("Bearer abc") && !text.contains("session=1"))
         #expect(
@@ -99,7 +99,7 @@ struct CURLDescriptionTests {
         let request = try Self.request(
             "https://a.example/x?q=1", method: "PATCH", headers: ["X-Tricky": tricky], body: Data((tricky + "\nline 2").utf8))
         // A shell function named curl prints each argument it gets on its own line, NUL-terminated.
-        let script = "curl() { printf '%s\\0' \"$@\"; }\n" + request.cURLDescription
+        let script = "curl() { printf '%s\\0' \"$@\"; }\n" + request.cURLDescription()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]

@@ -15,6 +15,8 @@ final class RangeServer: Sendable {
         var supportsRanges = true
         /// A `Content-Range` sent instead of the true one on every `206`: a hostile server's.
         var contentRange: String?
+        /// The `Authorization` a request needs; others are answered `401`. `nil` asks for none.
+        var authorization: String?
     }
 
     /// What a request asked for.
@@ -25,6 +27,10 @@ final class RangeServer: Sendable {
         var range: String?
         /// Its `If-Range`, or `nil`.
         var ifRange: String?
+        /// Its `Authorization`, or `nil`.
+        var authorization: String? = nil
+        /// Its `Cookie`, or `nil`.
+        var cookie: String? = nil
     }
 
     private struct State {
@@ -35,6 +41,8 @@ final class RangeServer: Sendable {
         var afterDrop: Resource?
         /// The offset after which the next answer that passes it stops sending and waits for the client to close.
         var holdAt: Int?
+        /// The requests every answer waits for, after its head, before it sends its body.
+        var rendezvous: Int
         var requests: [Request] = []
     }
 
@@ -56,8 +64,14 @@ final class RangeServer: Sendable {
     ///   - pacing: How fast bodies are written; 1 MiB at a time, as fast as the client reads, by default.
     ///   - holdAt: A body offset after which the first answer that passes it sends nothing more and
     ///     waits for the client to go (one that dies there has been sent no more); `nil` by default.
-    init(_ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil, pacing: Pacing? = nil, holdAt: Int? = nil) throws {
-        state = Locked(State(resource: resource, drops: drops.sorted(), afterDrop: afterDrop, holdAt: holdAt))
+    ///   - rendezvous: How many requests every answer waits (up to 10 s) to have been made before it
+    ///     sends its body, so that that many are answered at once; none by default.
+    init(
+        _ resource: Resource, dropsAt drops: [Int] = [], afterDrop: Resource? = nil, pacing: Pacing? = nil, holdAt: Int? = nil,
+        rendezvous: Int = 0
+    ) throws {
+        state = Locked(
+            State(resource: resource, drops: drops.sorted(), afterDrop: afterDrop, holdAt: holdAt, rendezvous: rendezvous))
         server = try ScriptedServer { [state] connection in Self.serve(connection, state: state, pacing: pacing) }
     }
 
@@ -102,9 +116,16 @@ final class RangeServer: Sendable {
         let path = connection.requestLine.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let range = connection.headers["range"]
         let ifRange = connection.headers["if-range"]
+        let authorization = connection.headers["authorization"]
+        let request = Request(
+            path: path, range: range, ifRange: ifRange, authorization: authorization, cookie: connection.headers["cookie"])
         let resource = state.withLock { state in
-            state.requests.append(Request(path: path, range: range, ifRange: ifRange))
+            state.requests.append(request)
             return state.resource
+        }
+        if let needed = resource.authorization, authorization != needed {
+            connection.writeHead(status: 401, headers: ["WWW-Authenticate": "Bearer", "Content-Length": "0"])
+            return
         }
         let length = resource.body.count
         var start = 0
@@ -122,6 +143,8 @@ final class RangeServer: Sendable {
         headers["Content-Length"] = "\(length - start)"
         if isPartial { headers["Content-Range"] = resource.contentRange ?? "bytes \(start)-\(length - 1)/\(length)" }
         guard connection.writeHead(status: isPartial ? 206 : 200, headers: headers) else { return }
+        let waitUntil = Date(timeIntervalSinceNow: 10)
+        while state.withLock({ $0.requests.count < $0.rendezvous }), Date() < waitUntil { Thread.sleep(forTimeInterval: 0.005) }
         let drop = state.withLock { state -> Int? in
             guard let index = state.drops.firstIndex(where: { $0 > start && $0 < length }) else { return nil }
             let drop = state.drops.remove(at: index)

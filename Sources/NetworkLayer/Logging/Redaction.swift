@@ -1,7 +1,7 @@
 import Foundation
 
 /// Which header values and query parameter values to hide when a request or response is written
-/// out, by ``NetworkLogger`` and `URLRequest.cURLDescription` (both hide ``default`` unless told otherwise).
+/// out, by ``NetworkLogger`` and `URLRequest.cURLDescription(redacting:)` (both hide ``default`` unless told otherwise).
 ///
 /// Names match case-insensitively; a query name also matches with a `[…]` suffix (`token[]`).
 /// A hidden value is written as `<redacted>`. Bodies are never redacted.

@@ -5,30 +5,23 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// The request as a `curl` command you can paste into a shell or a bug report, credentials
-    /// redacted (``Redaction/default``).
+    /// The request as a `curl` command you can paste into a shell or a bug report, with the values
+    /// `redaction` names written as `<redacted>`.
     ///
     /// It carries the method, URL, the request's own headers and its body; headers a session adds
     /// (`httpAdditionalHeaders`, cookies) are not part of the request and are not shown. Every argument
-    /// is single-quoted for POSIX shells. `Authorization`, `Cookie` and the like, and query values such as
-    /// `token` or `api_key`, are written as `<redacted>`; bodies are never redacted. For the full text,
-    /// secrets included, ask for it explicitly with `cURLDescription(redacting: .disabled)`.
-    public var cURLDescription: String {
-        cURLDescription(redacting: .default)
-    }
-
-    /// The request as a `curl` command, with the values `redaction` names replaced by `<redacted>`.
-    ///
-    /// Pass ``Redaction/disabled`` for a command that carries every credential verbatim, ready to run.
+    /// is single-quoted for POSIX shells. By default (``Redaction/default``) `Authorization`, `Cookie`
+    /// and the like, and query values such as `token` or `api_key`, are redacted; bodies never are. Pass
+    /// ``Redaction/disabled`` for a command that carries every credential verbatim, ready to run.
     ///
     /// ```swift
-    /// print(request.cURLDescription(redacting: .default))
+    /// print(request.cURLDescription())
     /// // curl -X POST 'https://api.example.com/v1/items?api_key=<redacted>' \
     /// //   -H 'Authorization: <redacted>' \
     /// //   -H 'Content-Type: application/json' \
     /// //   --data-binary '{"name":"Bob'\''s"}'
     /// ```
-    public func cURLDescription(redacting redaction: Redaction) -> String {
+    public func cURLDescription(redacting redaction: Redaction = .default) -> String {
         let method = httpMethod ?? "GET"
         var command = "curl"
         switch method {

@@ -30,7 +30,7 @@ extension APIClient {
     /// - Throws: Any ``APIError`` but the decoding ones.
     public func stream(
         for endpoint: some Endpoint,
-        bufferLimit: Int = ResponseStream.defaultBufferLimit
+        bufferLimit: Int = 16 * 1024 * 1024
     ) async throws(APIError) -> ResponseStream {
         try await stream(try makeCall(for: endpoint), bufferLimit: bufferLimit)
     }
@@ -39,7 +39,7 @@ extension APIClient {
     /// ``APIClient/stream(for:bufferLimit:)``.
     public func stream(
         with request: URLRequest,
-        bufferLimit: Int = ResponseStream.defaultBufferLimit
+        bufferLimit: Int = 16 * 1024 * 1024
     ) async throws(APIError) -> ResponseStream {
         try await stream(makeCall(for: request), bufferLimit: bufferLimit)
     }

@@ -73,7 +73,7 @@ final class DownloadFile: Sendable {
         }
         let destination = destination ?? temporaryDestination(UUID().uuidString)
         let partial = PartialFile.unique(for: destination)
-        guard let claim = PartialFile.claim(partial, creating: true) else {
+        guard let claim = PartialFile.claim(partial, creating: true, requiringLock: false) else {
             throw fileError(.cannotCreateFile, "could not create \(partial.path)")
         }
         return (DownloadFile(destination: destination, partial: partial, isShared: false, claim: claim), nil)
@@ -87,7 +87,7 @@ final class DownloadFile: Sendable {
         let length = resumeData.bytesReceived
         guard length >= 0, let claim = PartialFile.claim(partial, creating: false) else { return nil }
         // The file may hold another body since (a later download to the destination): its record says.
-        guard PartialFile.readRecord(of: partial).map({ $0.matches(resumeData) }) ?? true, claim.size >= length,
+        guard PartialFile.mayHold(resumeData), claim.size >= length,
             (try? claim.handle.truncate(atOffset: UInt64(length))) != nil,
             (try? claim.handle.seekToEnd()) != nil
         else {
@@ -165,14 +165,15 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Renames the file into place, removes its record, and closes it.
+    /// Removes the file's record, renames the file into place, and closes it.
     /// - Returns: Where the file is, and its size.
     /// - Throws: ``APIError/requestFailed(_:)`` (`.cannotMoveFile`) when it cannot be renamed.
     func complete() throws(APIError) -> (URL, Int64) {
         guard let (handle, written) = take() else { throw .cancelled }
-        // Renamed while still locked: a download that opens the partial file's name now finds
-        // another file, or none.
+        // All of it while still locked: a download that opens the partial file's name afterwards finds
+        // another file, or none, and the record it writes is never removed from under it.
         defer { try? handle.close() }
+        PartialFile.writeRecord(nil, of: partial)
         // rename(2) replaces an existing file in one step, so the destination is never half written.
         if rename(partial.path, destination.path) != 0 {
             // A partial file kept on another file system (resumed to a new destination) is copied
@@ -180,11 +181,9 @@ final class DownloadFile: Sendable {
             let reason = errno == EXDEV ? moveAcrossFileSystems() : String(cString: strerror(errno))
             if let reason {
                 unlink(partial.path)
-                PartialFile.writeRecord(nil, of: partial)
                 throw Self.fileError(.cannotMoveFile, "could not move the download to \(destination.path): \(reason)")
             }
         }
-        PartialFile.writeRecord(nil, of: partial)
         return (destination, written)
     }
 

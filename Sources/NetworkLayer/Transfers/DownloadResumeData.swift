@@ -51,7 +51,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// resuming it. A partial file a download is writing right now is left alone.
     public func discard() {
         // Not when its record says it holds another body by now: a later download's.
-        guard PartialFile.readRecord(of: partialFileURL).map({ $0.matches(self) }) ?? true else { return }
+        guard PartialFile.mayHold(self) else { return }
         PartialFile.remove(partialFileURL)
     }
 
@@ -83,9 +83,6 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
                 expectedBytes: record?.length ?? 0, partialFileURL: partial)
         }
     }
-
-    /// Whether the partial file is named as the partial files of downloads are.
-    var hasPartialFileName: Bool { PartialFile.isPartialFileName(partialFileURL) }
 
     /// The value of `If-Range`: the strong `ETag`, else `Last-Modified`; `nil` when neither is safe
     /// to send (missing, weak, or holding a control character), and so nothing can be resumed.

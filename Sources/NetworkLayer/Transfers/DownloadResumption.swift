@@ -92,7 +92,7 @@ final class DownloadResumption: Interceptor {
     /// a partial file named as this library names them.
     static func canResume(_ resumeData: DownloadResumeData) -> Bool {
         resumeData.ifRange != nil && resumeData.bytesReceived > 0 && resumeData.expectedBytes >= resumeData.bytesReceived
-            && resumeData.hasPartialFileName
+            && PartialFile.isPartialFileName(resumeData.partialFileURL)
     }
 
     /// How the body of the exchange just sent goes to the file; taken once, so that an answer that

@@ -15,11 +15,13 @@ import Foundation
 /// - The partial file of a download to `DIR/NAME` is `DIR/.NAME.partial`, the same for every download
 ///   to that destination, so that the next one finds it; when another download holds it, a download
 ///   writes to a file of its own, `DIR/.NAME.UUID.partial`, which nothing resumes but its resume data.
-/// - Its record, `PARTIAL.json`, holds the URL asked for and the body's validator and length, written
-///   (atomically, by rename) before the first byte of a body that can be resumed, and removed with
-///   the file.
+/// - Its record, `PARTIAL.json`, holds a digest of the URL asked for and the body's validator and
+///   length, written (atomically, by rename) before the first byte of a body that can be resumed, and
+///   removed with the file.
 /// - A download holds an exclusive `flock(2)` on the file while it writes: the kernel lets go of it
-///   when the process ends, however it ends, so a lock never outlives its download.
+///   when the process ends, however it ends, so a lock never outlives its download. On a file system
+///   without locks (some network file systems) no download uses the shared file: each writes a file
+///   of its own, unlocked, which nothing lists or removes but its resume data.
 enum PartialFile {
     /// What a partial file holds: the body of `url` whose validator and length these are.
     struct Record: Codable, Equatable {
@@ -50,6 +52,13 @@ enum PartialFile {
         func matches(_ resumeData: DownloadResumeData) -> Bool {
             entityTag == resumeData.entityTag && lastModified == resumeData.lastModified && length == resumeData.expectedBytes
         }
+    }
+
+    /// Whether the partial file of `resumeData` may still hold its body: its record is gone (never
+    /// written, or lost), or speaks of the same body. A record of another body means a later download
+    /// to the destination has the file by now.
+    static func mayHold(_ resumeData: DownloadResumeData) -> Bool {
+        readRecord(of: resumeData.partialFileURL).map { $0.matches(resumeData) } ?? true
     }
 
     /// A partial file opened and locked for writing.
@@ -83,19 +92,39 @@ enum PartialFile {
 
     /// Opens `partial` (created when `creating` and missing) and locks it, unless another download
     /// holds it; `nil` then, or when it cannot be opened, is no regular file of this user's, or is a
-    /// symbolic link.
+    /// symbolic link. A file it created and then could not claim is removed again.
     ///
     /// Its name is one anybody can guess, so in a directory others can write to (the temporary
     /// directory) a file or link planted there is never written through or gone on with.
-    static func claim(_ partial: URL, creating: Bool) -> Claim? {
+    /// - Parameter requiringLock: Whether a file system without locks fails the claim (for files
+    ///   another download may open: the shared one, and any being listed or removed); a file of one
+    ///   download's own is claimed unlocked there.
+    static func claim(_ partial: URL, creating: Bool, requiringLock: Bool = true) -> Claim? {
         // The path is opened, locked, and checked to still name what was locked: a download that
         // finished or gave up in the meantime renamed or removed the file it held.
         for _ in 0..<3 {
-            let descriptor = open(partial.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT : 0), 0o666)
+            var created = false
+            var descriptor = open(partial.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            if descriptor < 0, errno == ENOENT, creating {
+                descriptor = open(partial.path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_CREAT | O_EXCL, 0o666)
+                created = descriptor >= 0
+                // Another download created it in between: open that one.
+                if descriptor < 0, errno == EEXIST { continue }
+            }
             guard descriptor >= 0 else { return nil }
-            guard lock(descriptor) else {
+            let abandon = {
+                if created { unlink(partial.path) }
+                close(descriptor)
+            }
+            switch lock(descriptor) {
+            case .held:
                 close(descriptor)
                 return nil
+            case .unsupported where requiringLock:
+                abandon()
+                return nil
+            case .locked, .unsupported:
+                break
             }
             var held = stat()
             var named = stat()
@@ -112,14 +141,29 @@ enum PartialFile {
         return nil
     }
 
-    /// Takes the exclusive lock of `descriptor`, trying again for a few milliseconds: a listing of
-    /// partial files holds each for no longer than that, a download for as long as it runs.
-    private static func lock(_ descriptor: Int32) -> Bool {
-        for pause in [0, 1_000, 4_000, 16_000] as [useconds_t] {
+    /// What taking a lock came to.
+    private enum LockOutcome {
+        /// The lock is this process's.
+        case locked
+        /// Another open file holds it.
+        case held
+        /// The file system has no locks.
+        case unsupported
+    }
+
+    /// Takes the exclusive lock of `descriptor`, trying again for a little while: a listing of partial
+    /// files holds each for no longer than it takes to read its record, a download for as long as it
+    /// runs.
+    private static func lock(_ descriptor: Int32) -> LockOutcome {
+        for pause in [0, 1_000, 4_000, 16_000, 64_000] as [useconds_t] {
             if pause > 0 { usleep(pause) }
-            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return .locked }
+            switch errno {
+            case EWOULDBLOCK, EINTR: continue
+            default: return .unsupported
+            }
         }
-        return false
+        return .held
     }
 
     /// Whether `status` is of a regular file of this process's user.
@@ -129,12 +173,14 @@ enum PartialFile {
     }
 
     /// The record beside `partial`, or `nil` when there is none, it is no regular file of this user's
-    /// of at most 64 KiB, or it does not read.
+    /// of at most 64 KiB (a link is never followed), or it does not read.
     static func readRecord(of partial: URL) -> Record? {
-        let url = record(of: partial)
+        let descriptor = open(record(of: partial).path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
-        guard lstat(url.path, &status) == 0, isOwnRegularFile(status), status.st_size <= 64 * 1024,
-            let data = try? Data(contentsOf: url)
+        guard fstat(descriptor, &status) == 0, isOwnRegularFile(status), status.st_size <= 64 * 1024,
+            let data = try? handle.read(upToCount: 64 * 1024 + 1)
         else { return nil }
         return try? JSONDecoder().decode(Record.self, from: data)
     }

@@ -32,7 +32,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// The response's status, headers and URL; its `body` is empty, since the body is this sequence.
     public let response: HTTPResponse
     /// The longest line or event ``lines`` and ``events`` read by default: 16 MiB.
-    public static let defaultBufferLimit = 16 * 1024 * 1024
+    static let defaultBufferLimit = 16 * 1024 * 1024
 
     /// The decoder ``lines(as:decoder:)`` uses by default: the client's.
     let decoder: JSONDecoder

@@ -54,7 +54,7 @@ extension ArticleTests {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(#"{"name":"Bob's"}"#.utf8)
             #expect(
-                request.cURLDescription == """
+                request.cURLDescription() == """
                     curl -X POST 'https://api.example.com/items?api_key=<redacted>' \\
                       -H 'Authorization: <redacted>' \\
                       -H 'Content-Type: application/json' \\
