@@ -5,6 +5,11 @@ import PackageDescription
 /// is fetched or resolved and NetworkLayer imports Foundation alone.
 let asyncHTTPClient = TargetDependencyCondition.when(traits: ["AsyncHTTPClient"])
 
+/// swift-log, swift-metrics and swift-distributed-tracing, each only with its own trait.
+let swiftLog = TargetDependencyCondition.when(traits: ["SwiftLog"])
+let swiftMetrics = TargetDependencyCondition.when(traits: ["SwiftMetrics"])
+let distributedTracing = TargetDependencyCondition.when(traits: ["DistributedTracing"])
+
 /// AsyncHTTPClient for the tests, which run over both transports when the trait is on.
 let testAsyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client", condition: asyncHTTPClient)
 /// NIOSSL for the tests that give AsyncHTTPClient a TLS configuration of their own.
@@ -21,13 +26,28 @@ let package = Package(
         .trait(
             name: "AsyncHTTPClient",
             description: "AsyncHTTPClientTransport: sends over swift-server/async-http-client (SwiftNIO) instead of URLSession."
-        )
+        ),
+        .trait(
+            name: "SwiftLog",
+            description: "ClientConfiguration.logger and CallOptions.logger: every call logged to a swift-log Logger, at trace and debug."
+        ),
+        .trait(
+            name: "SwiftMetrics",
+            description: "http.client.* metrics by OpenTelemetry's HTTP conventions, to the bootstrapped swift-metrics backend."
+        ),
+        .trait(
+            name: "DistributedTracing",
+            description:
+                "A CLIENT span per exchange by OpenTelemetry's HTTP conventions, and traceparent sent, through swift-distributed-tracing."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
         .target(
@@ -39,7 +59,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOPosix", package: "swift-nio", condition: asyncHTTPClient),
                 .product(name: "NIOSSL", package: "swift-nio-ssl", condition: asyncHTTPClient),
-                .product(name: "Tracing", package: "swift-distributed-tracing", condition: asyncHTTPClient),
+                .product(
+                    name: "Tracing", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["AsyncHTTPClient", "DistributedTracing"])),
+                .product(name: "Logging", package: "swift-log", condition: swiftLog),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: swiftMetrics),
                 .target(name: "CZlib", condition: asyncHTTPClient),
             ]
         ),
@@ -50,7 +74,16 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["NetworkLayer", testAsyncHTTPClient], path: "Tests/TestSupport"),
         .testTarget(
             name: "NetworkLayerTests",
-            dependencies: ["NetworkLayer", "NetworkLayerTesting", "TestSupport", testAsyncHTTPClient, testNIOSSL]),
+            dependencies: [
+                "NetworkLayer", "NetworkLayerTesting", "TestSupport", testAsyncHTTPClient, testNIOSSL,
+                // The integrations' tests, against each package's own test backend.
+                .product(name: "Logging", package: "swift-log", condition: swiftLog),
+                .product(name: "InMemoryLogging", package: "swift-log", condition: swiftLog),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: swiftMetrics),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: swiftMetrics),
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: distributedTracing),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: distributedTracing),
+            ]),
         .testTarget(name: "IntegrationTests", dependencies: ["NetworkLayer", "TestSupport", testAsyncHTTPClient]),
     ]
 )

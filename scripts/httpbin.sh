@@ -3,14 +3,15 @@
 # 127.0.0.1 at a free port, and exports NETWORKLAYER_HTTPBIN_URL. Nothing but loopback is contacted,
 # apart from PyPI for the first install.
 
-HTTPBIN_REQUIREMENTS=(httpbin==0.10.4 gunicorn==23.0.0)
+# opentelemetry-proto is the end-to-end tracing step's (scripts/otlp-receiver.py), in the same venv.
+HTTPBIN_REQUIREMENTS=(httpbin==0.10.4 gunicorn==23.0.0 opentelemetry-proto==1.45.2)
 HTTPBIN_TOOLS="$PWD/.tools"
 HTTPBIN_PID=""
 
 # Installs httpbin once; later runs find it and do nothing.
 httpbin_install() {
     local python="$HTTPBIN_TOOLS/venv/bin/python"
-    if [[ -x "$python" ]] && "$python" -c "import httpbin, gunicorn" 2>/dev/null; then
+    if [[ -x "$python" ]] && "$python" -c "import httpbin, gunicorn, opentelemetry.proto" 2>/dev/null; then
         return
     fi
     echo "==> installing ${HTTPBIN_REQUIREMENTS[*]} into .tools/venv"

@@ -81,6 +81,18 @@ struct CURLDescriptionTests {
                 """)
     }
 
+    @Test("The default redaction hides a URL's userinfo and OpenTelemetry's signed-URL parameters too")
+    func redactsUserinfoAndSignatures() throws {
+        let request = try Self.request(
+            "https://user:pa55@files.example.com/a?AWSAccessKeyId=AK&Signature=S1&sig=S2&X-Goog-Signature=S3&Expires=9")
+        #expect(
+            request.cURLDescription()
+                == "curl 'https://<redacted>@files.example.com/a?AWSAccessKeyId=<redacted>&Signature=<redacted>&sig=<redacted>"
+                + "&X-Goog-Signature=<redacted>&Expires=9'")
+        #expect(request.cURLDescription(redacting: Redaction(headers: [])).contains("user:pa55@"), "userinfo goes with Authorization")
+        #expect(request.cURLDescription(redacting: .disabled).contains("user:pa55@files.example.com/a?AWSAccessKeyId=AK"))
+    }
+
     @Test("The full text, secrets included, takes an explicit cURLDescription(redacting: .disabled)")
     func fullTextOptIn() throws {
         let request = try Self.request(

@@ -19,9 +19,11 @@ struct TestEndpoint: Endpoint {
     var deadline: TimeInterval?
     var requiresAuthentication = true
     var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
+    var urlTemplate: String?
     var options: CallOptions {
         CallOptions(
-            timeout: timeout, deadline: deadline, requiresAuthentication: requiresAuthentication, validateResponse: validateResponse)
+            timeout: timeout, deadline: deadline, requiresAuthentication: requiresAuthentication, validateResponse: validateResponse,
+            urlTemplate: urlTemplate)
     }
 }
 

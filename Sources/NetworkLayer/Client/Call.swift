@@ -62,7 +62,7 @@ extension APIClient {
             responseLimits: options.responseLimits ?? configuration.responseLimits,
             requiresAuthentication: options.requiresAuthentication,
             validateResponse: options.validateResponse,
-            interceptors: configuration.interceptors,
+            interceptors: configuration.interceptors(for: options),
             validate: configuration.validate
         )
     }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if SwiftLog
+    import Logging
+#endif
+
 /// Everything a client decides for all its calls, as one value: where relative endpoints go, how
 /// bodies are coded, which statuses succeed, the interceptors, redirects, timeout, deadline, limits
 /// and validation. An endpoint's ``CallOptions`` override it call by call.
@@ -63,6 +67,12 @@ public struct ClientConfiguration: Sendable {
     /// the call fails with ``APIError/unacceptableStatusCode(_:_:)``, which it fails with still when
     /// this returns. A download or a stream is checked only on such a status.
     public var validate: (@Sendable (HTTPResponse) throws -> Void)?
+    #if SwiftLog
+        /// The logger every call is logged to, at `trace` (each exchange and attempt) and `debug` (each
+        /// call's end), with the URL redacted as ``Redaction/default`` says; `nil` (none) by default. A
+        /// call's ``CallOptions/logger`` wins. With the package trait `SwiftLog` only.
+        public var logger: Logger?
+    #endif
 
     /// Creates a configuration; every setting has a default.
     /// - Parameters:

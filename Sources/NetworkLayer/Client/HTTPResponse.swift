@@ -19,6 +19,9 @@ public struct HTTPResponse: Sendable, Equatable {
     public private(set) var body: Data
     /// The URL the response came from, after any redirects.
     public let url: URL?
+    /// The HTTP version the response came in, when the transport says (AsyncHTTPClient does;
+    /// FoundationNetworking does not): for the spans' and metrics' `network.protocol.version`.
+    var protocolVersion: HTTPVersionNumber?
 
     private let headerSource: HeaderSource
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if SwiftLog
+    import Logging
+#endif
+
 /// What one endpoint's calls do differently from the rest of the client's: one value, merged with the
 /// client's settings in one place, and carried whole by every request form (a typed ``Request``
 /// included), so an option set here is never dropped on the way.
@@ -47,6 +51,16 @@ public struct CallOptions: Sendable {
     /// ``APIError/validationFailed(_:_:)``. It runs before the client's ``ClientConfiguration/validate``, on
     /// the response the call ends with, whatever its status; `nil` leaves it to the client's.
     public var validateResponse: (@Sendable (HTTPResponse) throws -> Void)?
+    /// The route of the endpoint's path with its variable parts as placeholders (`/notes/{id}`), for
+    /// the names of spans and a dimension of metrics, which must never carry the path itself (it holds
+    /// ids); `nil` (none) by default.
+    public var urlTemplate: String?
+    #if SwiftLog
+        /// The logger of this call, in place of the client's ``ClientConfiguration/logger``: a server's
+        /// request logger, say, so that its metadata goes on the call's lines; `nil` uses the client's.
+        /// With the package trait `SwiftLog` only.
+        public var logger: Logger?
+    #endif
 
     /// Creates options; each one left out keeps the client's setting.
     /// - Parameters:
@@ -58,6 +72,7 @@ public struct CallOptions: Sendable {
     ///   - responseLimits: How large the response body may grow; `nil` (the client's) by default.
     ///   - requiresAuthentication: Whether the client's authenticators authenticate the requests; `true` by default.
     ///   - validateResponse: Checks the responses before they are decoded; `nil` (the client's check only) by default.
+    ///   - urlTemplate: The route of the endpoint's path, for spans and metrics; `nil` (none) by default.
     public init(
         timeout: TimeInterval? = nil,
         deadline: TimeInterval? = nil,
@@ -66,7 +81,8 @@ public struct CallOptions: Sendable {
         redirectPolicy: RedirectPolicy? = nil,
         responseLimits: ResponseLimits? = nil,
         requiresAuthentication: Bool = true,
-        validateResponse: (@Sendable (HTTPResponse) throws -> Void)? = nil
+        validateResponse: (@Sendable (HTTPResponse) throws -> Void)? = nil,
+        urlTemplate: String? = nil
     ) {
         self.timeout = timeout
         self.deadline = deadline
@@ -76,5 +92,6 @@ public struct CallOptions: Sendable {
         self.responseLimits = responseLimits
         self.requiresAuthentication = requiresAuthentication
         self.validateResponse = validateResponse
+        self.urlTemplate = urlTemplate
     }
 }

@@ -130,7 +130,7 @@ public struct NetworkLogger: Interceptor {
     }
 
     private func requestLine(_ request: URLRequest) -> String {
-        "\(request.httpMethod ?? "GET") \(request.url.map(redaction.string(for:)) ?? "(no URL)")"
+        "\(request.httpMethod ?? "GET") \(request.url.map { redaction.string(for: $0) } ?? "(no URL)")"
     }
 
     /// Headers sorted by name as `> Name: value`, then the start of the body.

@@ -3,8 +3,9 @@ import Foundation
 /// Which header values and query parameter values to hide when a request or response is written
 /// out, by ``NetworkLogger`` and `URLRequest.cURLDescription(redacting:)` (both hide ``default`` unless told otherwise).
 ///
-/// Names match case-insensitively; a query name also matches with a `[…]` suffix (`token[]`).
-/// A hidden value is written as `<redacted>`. Bodies are never redacted.
+/// Names match case-insensitively; a query name also matches with a `[…]` suffix (`token[]`). A
+/// URL's userinfo (`user:password@`, which goes out as `Authorization`) is hidden whenever
+/// `Authorization` is. A hidden value is written as `<redacted>`. Bodies are never redacted.
 public struct Redaction: Sendable, Equatable {
     /// The header names whose values are hidden.
     public var headers: Set<String>
@@ -13,13 +14,18 @@ public struct Redaction: Sendable, Equatable {
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
     @usableFromInline static let sensitiveHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
-    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`.
+    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`, and the signatures
+    /// and keys of signed URLs OpenTelemetry's conventions list: `AWSAccessKeyId`, `Signature`, `sig`
+    /// and `X-Goog-Signature`.
     @usableFromInline static let sensitiveQueryItems: Set<String> = [
         "access_token", "api_key", "apikey", "client_secret", "password", "token",
+        "AWSAccessKeyId", "Signature", "sig", "X-Goog-Signature",
     ]
 
-    /// Hides `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`, and the query parameters
-    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`.
+    /// Hides `Authorization` (and so a URL's userinfo), `Proxy-Authorization`, `Cookie` and
+    /// `Set-Cookie`, and the query parameters `access_token`, `api_key`, `apikey`, `client_secret`,
+    /// `password` and `token`, and those of signed URLs: `AWSAccessKeyId`, `Signature`, `sig` and
+    /// `X-Goog-Signature`.
     public static let `default` = Redaction()
     /// Hides nothing.
     public static let disabled = Redaction(headers: [], queryItems: [])
@@ -41,10 +47,14 @@ public struct Redaction: Sendable, Equatable {
         headers.contains { $0.caseInsensitiveEquals(name) } ? Self.placeholder : value
     }
 
-    /// The URL as text with redacted query values replaced; everything else as `absoluteString` has it.
-    /// The query is cut on bytes (`?`, `#`, `&`, `=`), never on Characters.
-    func string(for url: URL) -> String {
-        let text = url.absoluteString
+    /// The URL as text with its userinfo and redacted query values replaced by `placeholder`;
+    /// everything else as `absoluteString` has it. The text is cut on bytes (`@`, `?`, `#`, `&`, `=`),
+    /// never on Characters.
+    func string(for url: URL, placeholder: String = Redaction.placeholder) -> String {
+        var text = url.absoluteString
+        if url.user != nil || url.password != nil, headers.contains(where: { $0.caseInsensitiveEquals("Authorization") }) {
+            text = Self.replacingUserinfo(of: text, with: placeholder == Self.placeholder ? placeholder : "\(placeholder):\(placeholder)")
+        }
         guard !queryItems.isEmpty else { return text }
         let bytes = text.utf8
         let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
@@ -54,9 +64,24 @@ public struct Redaction: Sendable, Equatable {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")), isRedacted(queryName: Substring(pair[..<equals])) else {
                 return String(Substring(pair))
             }
-            return Substring(pair[..<equals]) + "=" + Self.placeholder
+            return Substring(pair[..<equals]) + "=" + placeholder
         }
         return text[..<queryStart] + pairs.joined(separator: "&") + text[fragmentStart...]
+    }
+
+    /// `text` (a URL's absolute string) with the userinfo of its authority, the bytes between `//` and
+    /// the last `@` before the path, replaced by `replacement`.
+    private static func replacingUserinfo(of text: String, with replacement: String) -> String {
+        let bytes = text.utf8
+        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[colon...].starts(with: "://".utf8)
+        else { return text }
+        let authorityStart = bytes.index(colon, offsetBy: 3)
+        let authorityEnd =
+            bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? bytes.endIndex
+        guard let at = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return text }
+        return text[..<authorityStart] + replacement + text[at...]
     }
 
     /// Whether the percent-encoded query name `encoded` is one to hide: its decoded text up to the

@@ -29,7 +29,7 @@ extension URLRequest {
         case "HEAD": command += " --head"
         default: command += " -X " + Self.shellQuoted(method)
         }
-        var arguments = [command + " " + Self.shellQuoted(url.map(redaction.string(for:)) ?? "")]
+        var arguments = [command + " " + Self.shellQuoted(url.map { redaction.string(for: $0) } ?? "")]
         for (name, value) in (allHTTPHeaderFields ?? [:]).sorted(by: { $0.key.lowercased() < $1.key.lowercased() }) {
             arguments.append("-H " + Self.shellQuoted("\(name): \(redaction.value(value, forHeader: name))"))
         }

@@ -7,7 +7,9 @@
         /// when first read.
         static func response(_ head: HTTPResponseHead, url: URL?, body: Data = Data()) -> HTTPResponse {
             let fields = head.headers
-            return HTTPResponse(statusCode: Int(head.status.code), url: url, body: body) { headers(fields) }
+            var response = HTTPResponse(statusCode: Int(head.status.code), url: url, body: body) { headers(fields) }
+            response.protocolVersion = HTTPVersionNumber(major: head.version.major, minor: head.version.minor)
+            return response
         }
 
         /// AsyncHTTPClient's header fields as ``HTTPHeaders``, sorted by name as the ones from Foundation

@@ -86,10 +86,13 @@
         ///   decompression has a limit fails a body past it with ``APIError/requestFailed(_:)``
         ///   (`dataLengthExceedsMaximum`).
         ///
-        /// As every AsyncHTTPClient configuration does, it takes the tracer that the application has
-        /// bootstrapped (`InstrumentationSystem`) when it is made. When none is, it has no tracer
-        /// rather than the no-op one: AsyncHTTPClient would otherwise record every request's span
-        /// attributes for nothing (about 9,000 instructions a request, 2% of one).
+        /// With the package trait `DistributedTracing` it has no tracer: the client makes each request's
+        /// span itself, by OpenTelemetry's conventions (see <doc:ObservingRequests>), and a second one of
+        /// AsyncHTTPClient's would double it. Without the trait, as every AsyncHTTPClient configuration
+        /// does, it takes the tracer that the application has bootstrapped (`InstrumentationSystem`) when
+        /// it is made; when none is, it has no tracer rather than the no-op one: AsyncHTTPClient would
+        /// otherwise record every request's span attributes for nothing (about 9,000 instructions a
+        /// request, 2% of one).
         public static func defaultConfiguration() -> HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             // The transport's idle timeout is the one timeout; AsyncHTTPClient's would count the time
@@ -102,7 +105,11 @@
             // The transport inflates bodies itself, a slice at a time, so that the client's ResponseLimits
             // bound what a body inflates to; a ratio limit would refuse legitimate, compressible bodies.
             configuration.decompression = .disabled
-            if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }
+            #if DistributedTracing
+                configuration.tracing.tracer = nil
+            #else
+                if configuration.tracing.tracer is NoOpTracer { configuration.tracing.tracer = nil }
+            #endif
             return configuration
         }
 
