@@ -30,12 +30,22 @@ let package = Package(
             name: "AHC",
             description:
                 "The loopback benchmarks, request-profile and soak over AsyncHTTPClientTransport too, with twins on AsyncHTTPClient alone."
-        )
+        ),
+        .trait(
+            name: "Observability",
+            description:
+                "NetworkLayer with its SwiftLog, SwiftMetrics and DistributedTracing traits: what they cost with no backend (scripts/observability-cost.sh)."
+        ),
     ],
     dependencies: [
         .package(
             name: "NetworkLayer", path: "..",
-            traits: [.trait(name: "AsyncHTTPClient", condition: .when(traits: ["AHC"]))]),
+            traits: [
+                .trait(name: "AsyncHTTPClient", condition: .when(traits: ["AHC"])),
+                .trait(name: "SwiftLog", condition: .when(traits: ["Observability"])),
+                .trait(name: "SwiftMetrics", condition: .when(traits: ["Observability"])),
+                .trait(name: "DistributedTracing", condition: .when(traits: ["Observability"])),
+            ]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),

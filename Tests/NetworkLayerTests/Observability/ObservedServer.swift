@@ -4,13 +4,13 @@ import TestSupport
 
 /// A loopback API for the integrations' tests: `/notes/ID` answers a note, `/moved` redirects to
 /// `/notes/1`, `/flaky` answers `503` once and then `200`, `/missing` `404`, `/cached` a body fresh
-/// for an hour; it records every request's headers.
+/// for an hour, `/private` `401` unless it gets `Bearer fresh-token`; it records every request's headers.
 struct ObservedServer: Sendable {
     let server: RouteServer
 
     init() throws {
         let flaky = Locked(0)
-        server = try RouteServer { path, _ in
+        server = try RouteServer { path, headers in
             let path = path.split(separator: "?").first.map(String.init) ?? path
             switch path {
             case "/moved": return .init(status: 302, headers: ["Location": "/notes/1"])
@@ -21,6 +21,8 @@ struct ObservedServer: Sendable {
                 }
                 return calls == 1 ? .init(status: 503, headers: ["Retry-After": "0"]) : .init(status: 200, body: #"{"id":7}"#)
             case "/missing": return .init(status: 404, body: "no such note")
+            case "/private":
+                return headers["authorization"] == "Bearer fresh-token" ? .init(status: 200, body: #"{"id":5}"#) : .init(status: 401)
             case "/cached": return .init(status: 200, headers: ["Cache-Control": "max-age=3600"], body: #"{"id":9}"#)
             default:
                 guard path.hasPrefix("/notes/") else { return .init(status: 404) }

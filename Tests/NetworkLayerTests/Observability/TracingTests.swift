@@ -98,6 +98,22 @@
                 "each request carried its own span")
         }
 
+        @Test(
+            "A token refresh is what it is: the 401 is an error span, the second try a span of its own with resend_count 1",
+            arguments: TransportKind.all)
+        func refreshIsVisible(transport: TransportKind) async throws {
+            let server = try ObservedServer()
+            let tracer = InMemoryTracer()
+            let auth = RefreshingAuthenticator(token: "stale-token") { _ in "fresh-token" }
+            let client = Self.client(transport, [auth])
+            _ = try await Self.underServerSpan(tracer) { _ = try await client.send(server.endpoint("/private"), as: ObservedNote.self) }
+            let spans = Self.clientSpans(tracer)
+            #expect(spans.map { $0.attributes["http.response.status_code"]?.toSpanAttribute() } == [.int64(401), .int64(200)])
+            #expect(spans.map { $0.attributes["http.request.resend_count"]?.toSpanAttribute() } == [nil, .int64(1)])
+            #expect(spans.map { $0.status?.code } == [.error, nil])
+            #expect(server.headers.map { $0["authorization"] } == ["Bearer stale-token", "Bearer fresh-token"])
+        }
+
         @Test("A cache hit sends nothing and makes no CLIENT span: it is an event on the caller's span", arguments: TransportKind.all)
         func cacheHitIsAnEvent(transport: TransportKind) async throws {
             let server = try ObservedServer()
