@@ -14,18 +14,21 @@ public struct Redaction: Sendable, Equatable {
 
     /// `Authorization`, `Proxy-Authorization`, `Cookie` and `Set-Cookie`.
     @usableFromInline static let sensitiveHeaders: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
-    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password` and `token`, and the signatures
-    /// and keys of signed URLs OpenTelemetry's conventions list: `AWSAccessKeyId`, `Signature`, `sig`
-    /// and `X-Goog-Signature`.
+    /// `access_token`, `api_key`, `apikey`, `client_secret`, `password`, `token`, `refresh_token` and
+    /// `id_token`, and the signatures and keys of signed URLs: OpenTelemetry's list (`AWSAccessKeyId`,
+    /// `Signature`, `sig`, `X-Goog-Signature`) and AWS Signature Version 4's (`X-Amz-Signature`,
+    /// `X-Amz-Credential`, `X-Amz-Security-Token`).
     @usableFromInline static let sensitiveQueryItems: Set<String> = [
         "access_token", "api_key", "apikey", "client_secret", "password", "token",
-        "AWSAccessKeyId", "Signature", "sig", "X-Goog-Signature",
+        "AWSAccessKeyId", "Signature", "sig", "X-Goog-Signature", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+        "refresh_token", "id_token",
     ]
 
     /// Hides `Authorization` (and so a URL's userinfo), `Proxy-Authorization`, `Cookie` and
     /// `Set-Cookie`, and the query parameters `access_token`, `api_key`, `apikey`, `client_secret`,
-    /// `password` and `token`, and those of signed URLs: `AWSAccessKeyId`, `Signature`, `sig` and
-    /// `X-Goog-Signature`.
+    /// `password`, `token`, `refresh_token`, `id_token`, and those of signed URLs: `AWSAccessKeyId`,
+    /// `Signature`, `sig`, `X-Goog-Signature`, `X-Amz-Signature`, `X-Amz-Credential` and
+    /// `X-Amz-Security-Token`.
     public static let `default` = Redaction()
     /// Hides nothing.
     public static let disabled = Redaction(headers: [], queryItems: [])
@@ -52,7 +55,8 @@ public struct Redaction: Sendable, Equatable {
     /// never on Characters.
     func string(for url: URL, placeholder: String = Redaction.placeholder) -> String {
         var text = url.absoluteString
-        if url.user != nil || url.password != nil, headers.contains(where: { $0.caseInsensitiveEquals("Authorization") }) {
+        // Whatever Foundation makes of the userinfo (it reads none in `%FF@`): any `@` in the authority.
+        if headers.contains(where: { $0.caseInsensitiveEquals("Authorization") }) {
             text = Self.replacingUserinfo(of: text, with: placeholder == Self.placeholder ? placeholder : "\(placeholder):\(placeholder)")
         }
         guard !queryItems.isEmpty else { return text }

@@ -81,9 +81,10 @@
             guard let error else { return }
             metadata["error.type"] = .string(error.conventionsType)
             switch error {
-            // A body, a URL, or the words of an error of the app's own (a refresh's, an adapter's).
+            // A body, a URL, a value of the request's, or the words of an error of the app's own (a
+            // refresh's, an adapter's, an encoder's).
             case .unacceptableStatusCode, .validationFailed, .decodingFailed, .invalidURL, .insecureRedirect, .downloadInterrupted,
-                .adaptationFailed, .credentialRefreshFailed:
+                .adaptationFailed, .credentialRefreshFailed, .invalidRequest, .encodingFailed:
                 break
             default:
                 metadata["error.message"] = .string(error.description)

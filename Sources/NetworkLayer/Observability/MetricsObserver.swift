@@ -9,9 +9,9 @@
     /// Records OpenTelemetry's HTTP client metrics for one call, for each request it sends (each retry
     /// and redirect hop alike; a cache's hit sends none):
     ///
-    /// - `http.client.request.duration`, a timer (seconds), from the request going to the transport to
-    ///   its response head or failure;
-    /// - `http.client.active_requests`, a meter, up while a request waits for its head;
+    /// - `http.client.request.duration`, a timer (seconds), from the request going to the transport until
+    ///   the transport answered (at the head for a streamed body, once it is in for a collected one) or failed;
+    /// - `http.client.active_requests`, a meter, up while a request waits for that;
     /// - `http.client.request.body.size` and `http.client.response.body.size`, recorders (bytes), of the
     ///   request that ended an attempt.
     ///
@@ -74,6 +74,8 @@
                 let dimensions = conventions.dimensions(status: status, errorType: errorType, version: version)
                 Recorder(label: "http.client.request.body.size", dimensions: dimensions, factory: factory).record(metrics.bytesSent)
                 Recorder(label: "http.client.response.body.size", dimensions: dimensions, factory: factory).record(metrics.bytesReceived)
+                // The next attempt's sizes are its own request's, or none if it sends none.
+                lastSent.withLock { $0 = nil }
             default:
                 break
             }

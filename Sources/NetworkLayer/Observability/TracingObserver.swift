@@ -11,8 +11,8 @@
     /// caller's task-local `ServiceContext`, whose context goes out in the request's headers through the
     /// tracer's `inject` (`traceparent` and `tracestate` with a W3C propagator such as swift-otel's).
     ///
-    /// A span ends with the response head, or the failure, as the conventions allow; the body read after
-    /// it belongs to the caller's span. A `4xx` or `5xx` status, and any failure, set `error.type` and the
+    /// A span ends when the transport answered, or failed, as the conventions allow: at the head for a
+    /// streamed body, once the body is in for a collected one. A `4xx` or `5xx` status, and any failure, set `error.type` and the
     /// error status. An answer no request was sent for (a cache's hit, a shared in-flight answer) makes
     /// no CLIENT span: it is an event on the caller's span, `networklayer.cache.hit` (or `.stale`) or
     /// `networklayer.answered_by_interceptor`, where the tracer can find that span.

@@ -107,6 +107,8 @@
             var endpoint = server.endpoint("/notes/1")
             endpoint.task = .requestParameters(urlParameters: [
                 "token": "secret-query", "AWSAccessKeyId": "secret-aws", "Signature": "secret-signature", "sig": "secret-sig",
+                "X-Amz-Signature": "secret-amz", "X-Amz-Credential": "secret-credential", "X-Amz-Security-Token": "secret-session",
+                "refresh_token": "secret-refresh",
             ])
             _ = try await client.send(endpoint, as: ObservedNote.self)
             _ = try await client.send(endpoint, as: ObservedNote.self)

@@ -183,6 +183,17 @@
             #expect(!text.contains("secret"), "\(text)")
         }
 
+        @Test("A URL's userinfo is REDACTED:REDACTED in url.full", arguments: TransportKind.all)
+        func userinfoIsRedacted(transport: TransportKind) async throws {
+            let server = try ObservedServer()
+            let tracer = InMemoryTracer()
+            var endpoint = server.endpoint("/notes/1")
+            endpoint.base = server.baseURL.replacingOccurrences(of: "http://", with: "http://reader:secret-password@")
+            _ = try await Self.underServerSpan(tracer) { _ = try await Self.client(transport).send(endpoint, as: ObservedNote.self) }
+            let url = Self.clientSpans(tracer).first?.attributes["url.full"]?.toSpanAttribute()
+            #expect(url == .string(server.baseURL.replacingOccurrences(of: "http://", with: "http://REDACTED:REDACTED@") + "/notes/1"))
+        }
+
         @Test("Every verb makes its span: a download, a stream and an upload", arguments: TransportKind.all)
         func everyVerb(transport: TransportKind) async throws {
             let server = try ObservedServer()

@@ -78,7 +78,10 @@
                         "the request body was not the length it announced (a file that changed while it was sent, say)")
                 default:
                     if ["Invalid header field names", "Invalid header field values"].contains(error.shortDescription) {
-                        return .invalidRequest("AsyncHTTPClient refused the request: \(error)")
+                        // Its description carries the values it refused, a token among them: its name alone.
+                        return .invalidRequest(
+                            "AsyncHTTPClient refused the request: \(error.shortDescription.lowercased()) "
+                                + "(a line break or another control character in a header)")
                     }
                     return requestFailed(code(of: error), error, description: error.shortDescription, url: url)
                 }

@@ -118,16 +118,24 @@
         /// transport and the last exchange through it are gone.
         ///
         /// When `configuration` does not decompress bodies (its `decompression` is `.disabled`, as in
-        /// ``defaultConfiguration()``), the transport does, as described above.
+        /// ``defaultConfiguration()``), the transport does, as described above. With the package trait
+        /// `DistributedTracing`, its tracer is left out: the client makes each request's span, and
+        /// AsyncHTTPClient's would double it (and send a second `traceparent`).
         /// - Parameter configuration: The client's configuration; ``defaultConfiguration()`` by default.
         public init(configuration: HTTPClient.Configuration = defaultConfiguration()) {
+            #if DistributedTracing
+                var configuration = configuration
+                configuration.tracing.tracer = nil
+            #endif
             let owner = OwnedHTTPClient(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
             self.init(client: owner.client, inflates: Self.inflatesBodies(for: configuration), owner: owner)
         }
 
         /// Creates a transport over `client`, which stays yours: shut it down after the last request
         /// through it has ended. The transport inflates no body of its own accord: the client
-        /// decompresses as its configuration says.
+        /// decompresses as its configuration says. With the package trait `DistributedTracing`, make
+        /// `client` without a tracer (`configuration.tracing.tracer = nil`): the client makes each
+        /// request's span, and AsyncHTTPClient's would double it, with a second `traceparent`.
         /// - Parameter client: The client to send through.
         public init(client: HTTPClient) {
             self.init(client: client, inflates: false, owner: nil)
