@@ -33,7 +33,7 @@
             next: (URLRequest) async throws(APIError) -> TransportResponse
         ) async throws(APIError) -> TransportResponse {
             let conventions = HTTPClientConventions(request: request, template: template)
-            let active = Meter(label: "http.client.active_requests", dimensions: conventions.activeDimensions, factory: factory)
+            let active = ActiveRequests.meter(conventions.activeDimensions, factory: factory)
             active.increment()
             let started = DispatchTime.now().uptimeNanoseconds
             do {
@@ -78,6 +78,46 @@
                 lastSent.withLock { $0 = nil }
             default:
                 break
+            }
+        }
+    }
+
+    /// The `http.client.active_requests` meters, one per factory and set of dimensions for the whole
+    /// process: a backend that counts a meter's ups and downs in the meter itself (swift-metrics'
+    /// `AccumulatingMeter`, for one that makes no meters of its own) must see every request of a
+    /// series go through the same one.
+    enum ActiveRequests {
+        private static let meters = Locked<[Key: Meter]>([:])
+
+        /// A factory and dimensions. The key holds its factory, so that no other object takes the
+        /// factory's identity while its meters are kept.
+        private struct Key: Hashable, Sendable {
+            let factory: any MetricsFactory
+            let identity: ObjectIdentifier
+            let dimensions: [String]
+
+            static func == (lhs: Key, rhs: Key) -> Bool { lhs.identity == rhs.identity && lhs.dimensions == rhs.dimensions }
+
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(identity)
+                hasher.combine(dimensions)
+            }
+        }
+
+        /// The meter of `dimensions` on `factory`; a new one each time for a factory that is no class.
+        static func meter(_ dimensions: [(String, String)], factory: any MetricsFactory) -> Meter {
+            guard type(of: factory) is AnyClass else {
+                return Meter(label: "http.client.active_requests", dimensions: dimensions, factory: factory)
+            }
+            let key = Key(
+                factory: factory, identity: ObjectIdentifier(factory as AnyObject), dimensions: dimensions.flatMap { [$0.0, $0.1] })
+            return meters.withLock { meters in
+                if let meter = meters[key] { return meter }
+                // Bounded: dimensions are of low cardinality, and factories few; a test suite's many are let go.
+                if meters.count >= 1024 { meters.removeAll() }
+                let meter = Meter(label: "http.client.active_requests", dimensions: dimensions, factory: factory)
+                meters[key] = meter
+                return meter
             }
         }
     }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// A loopback API for the integrations' tests: `/notes/ID` answers a note, `/moved` redirects to
 /// `/notes/1`, `/flaky` answers `503` once and then `200`, `/missing` `404`, `/cached` a body fresh
-/// for an hour, `/private` `401` unless it gets `Bearer fresh-token`; it records every request's headers.
+/// for an hour, `/slow` after 0.3 s, `/private` `401` unless it gets `Bearer fresh-token`; it records every request's headers.
 struct ObservedServer: Sendable {
     let server: RouteServer
 
@@ -21,6 +21,9 @@ struct ObservedServer: Sendable {
                 }
                 return calls == 1 ? .init(status: 503, headers: ["Retry-After": "0"]) : .init(status: 200, body: #"{"id":7}"#)
             case "/missing": return .init(status: 404, body: "no such note")
+            case "/slow":
+                Thread.sleep(forTimeInterval: 0.3)
+                return .init(status: 200, body: #"{"id":6}"#)
             case "/private":
                 return headers["authorization"] == "Bearer fresh-token" ? .init(status: 200, body: #"{"id":5}"#) : .init(status: 401)
             case "/cached": return .init(status: 200, headers: ["Cache-Control": "max-age=3600"], body: #"{"id":9}"#)

@@ -71,6 +71,48 @@
             #expect(metrics.meters(label: "http.client.active_requests").allSatisfy { $0.values.last == 0 })
         }
 
+        /// A backend that makes no meters of its own: swift-metrics' `AccumulatingMeter` counts each
+        /// meter's ups and downs, into this recorder.
+        final class MeterlessFactory: MetricsFactory {
+            let backend = TestMetrics()
+
+            func makeCounter(label: String, dimensions: [(String, String)]) -> any CounterHandler {
+                backend.makeCounter(label: label, dimensions: dimensions)
+            }
+
+            func makeRecorder(label: String, dimensions: [(String, String)], aggregate: Bool) -> any RecorderHandler {
+                backend.makeRecorder(label: label, dimensions: dimensions, aggregate: aggregate)
+            }
+
+            func makeTimer(label: String, dimensions: [(String, String)]) -> any TimerHandler {
+                backend.makeTimer(label: label, dimensions: dimensions)
+            }
+
+            func destroyCounter(_ handler: any CounterHandler) { backend.destroyCounter(handler) }
+            func destroyRecorder(_ handler: any RecorderHandler) { backend.destroyRecorder(handler) }
+            func destroyTimer(_ handler: any TimerHandler) { backend.destroyTimer(handler) }
+        }
+
+        @Test(
+            "Active requests count every request in flight, on a backend that counts in the meter itself", arguments: TransportKind.all)
+        func activeRequestsAcrossRequests(transport: TransportKind) async throws {
+            let server = try ObservedServer()
+            let factory = MeterlessFactory()
+            let client = transport.makeClient { _ in }
+            try await withMetricsFactory(factory) {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<10 {
+                        group.addTask { _ = try await client.send(server.endpoint("/slow"), as: ObservedNote.self) }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let values = factory.backend.recorders(label: "http.client.active_requests").flatMap(\.values)
+            #expect(values.count == 20)
+            #expect((values.max() ?? 0) >= 5, "the requests overlapped, and each one counted on the same meter: \(values)")
+            #expect(values.last == 0)
+        }
+
         @Test("A cache's hit sends nothing and records nothing")
         func cacheHitRecordsNothing() async throws {
             let server = try ObservedServer()
