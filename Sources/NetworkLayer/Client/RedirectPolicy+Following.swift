@@ -95,7 +95,8 @@ extension RedirectPolicy {
             && effectivePort(lhs) == effectivePort(rhs)
     }
 
-    private static func effectivePort(_ url: URL) -> Int? {
+    /// The port `url` goes to: its own, else its scheme's (443 for `https`, 80 for any other).
+    static func effectivePort(_ url: URL) -> Int {
         url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
     }
 }

@@ -25,10 +25,8 @@ struct HTTPClientConventions: Sendable {
     let serverPort: Int
     /// `url.scheme`.
     let scheme: String
-    /// `url.full`: the URL, redacted as the conventions say: userinfo as `REDACTED:REDACTED`, and the
-    /// values of the query parameters ``Redaction/default`` hides (the conventions' list among them)
-    /// as `REDACTED`.
-    let fullURL: String
+    /// The request's URL, for `url.full`.
+    private let url: URL?
     /// `url.template`: the endpoint's route template, when it gives one.
     let template: String?
 
@@ -45,9 +43,16 @@ struct HTTPClientConventions: Sendable {
             host = String(host.dropFirst().dropLast())
         }
         serverAddress = host
-        serverPort = url?.port ?? (scheme == "https" ? 443 : 80)
-        fullURL = url.map { Redaction.default.string(for: $0, placeholder: "REDACTED") } ?? ""
+        serverPort = url.map(RedirectPolicy.effectivePort) ?? 80
+        self.url = url
         self.template = template
+    }
+
+    /// `url.full`: the URL, redacted as the conventions say: userinfo as `REDACTED:REDACTED`, and the
+    /// values of the query parameters ``Redaction/default`` hides (the conventions' list among them)
+    /// as `REDACTED`. Made when asked for: metrics never carry it.
+    var fullURL: String {
+        url.map { Redaction.default.string(for: $0, placeholder: "REDACTED") } ?? ""
     }
 
     /// The span's name: `{method} {template}` when the endpoint gives a template, else `{method}`;
